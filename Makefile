@@ -1,0 +1,44 @@
+# Podium: the two commands are `make demo` and `make test`.
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+REDIS_URL ?= redis://127.0.0.1:6379/0
+export REDIS_URL
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+PORT ?= 8000
+
+.PHONY: demo test install system-deps redis-up migrate lint bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+install: system-deps $(VENV)/.installed
+
+# apt packages the project needs: Redis, Stockfish, Chromium (browser tests). Skipped when present.
+system-deps:
+	@bash scripts/system_deps.sh
+
+redis-up:
+	@bash scripts/ensure_redis.sh "$(REDIS_URL)"
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+test: install redis-up
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+demo: install redis-up migrate
+	@bash scripts/demo.sh $(PORT)
+
+lint: install
+	$(BIN)/ruff check games rubrics evaluators platform tests bench
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) var podium.sqlite3

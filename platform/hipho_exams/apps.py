@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class HiphoExamsConfig(AppConfig):
+    name = "hipho_exams"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,177 @@
+"""Podium settings: one module, everything that differs between hosts read from the environment.
+
+SQLite by default so a fresh checkout runs; PostgreSQL when DATABASE_URL is set. REDIS_URL is the
+Celery broker, result backend and cache. A bad value stops the process at start, naming the variable.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from podium.env import env_bool, env_float, env_int, env_list, env_str, env_url
+
+PLATFORM_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = PLATFORM_DIR.parent  # the repository root
+
+DEBUG = env_bool("DEBUG", False)
+PRODUCTION = env_bool("PODIUM_PRODUCTION", False)
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if PRODUCTION:
+        raise ImproperlyConfigured("SECRET_KEY must be set when PODIUM_PRODUCTION is true")
+    # Development only: a per-checkout key so nothing secret is ever committed.
+    _key_file = BASE_DIR / ".secret_key"
+    if not _key_file.exists():
+        import secrets
+
+        _key_file.write_text(secrets.token_urlsafe(50))
+    SECRET_KEY = _key_file.read_text().strip()
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "catalog",
+    "jobs",
+    "hipho_exams",
+    "hanabi_games",
+    "chess_positions",
+    "leaderboard",
+    "api",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "podium.urls"
+WSGI_APPLICATION = "podium.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [PLATFORM_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASE_URL = env_url(
+    "DATABASE_URL",
+    f"sqlite:///{BASE_DIR / 'podium.sqlite3'}",
+    schemes=("sqlite", "postgres", "postgresql", "pgsql"),
+)
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0))}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several worker processes write at once; wait for the lock instead of failing.
+    DATABASES["default"]["OPTIONS"] = {"timeout": 30, "transaction_mode": "IMMEDIATE",
+                                       "init_command": "PRAGMA journal_mode=WAL;"}
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+else:
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env_url("REDIS_URL", "redis://127.0.0.1:6379/0", schemes=("redis", "rediss"))
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env_str("PODIUM_CACHE_PREFIX", "podium"),
+    }
+}
+
+# --- Celery -------------------------------------------------------------------------------
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Longer than the longest task (a long Hanabi game of an LLM), so Redis never redelivers a
+# message that is still being worked on. Crashed workers are recovered by the item lease instead.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 4 * 3600, minimum=60),
+    "socket_keepalive": True,
+    "retry_on_timeout": True,
+}
+CELERY_TASK_DEFAULT_QUEUE = env_str("PODIUM_QUEUE", "podium")
+# How long a claimed item may go without a heartbeat before another worker takes it over.
+PODIUM_ITEM_LEASE_SECONDS = env_int("PODIUM_ITEM_LEASE_SECONDS", 300, minimum=2)
+PODIUM_REAPER_INTERVAL_SECONDS = env_float("PODIUM_REAPER_INTERVAL_SECONDS", 30.0, minimum=0.5)
+PODIUM_MAX_ITEM_ATTEMPTS = env_int("PODIUM_MAX_ITEM_ATTEMPTS", 3, minimum=1)
+CELERY_BEAT_SCHEDULE = {
+    "reap-expired-leases": {
+        "task": "jobs.reap_expired_items",
+        "schedule": PODIUM_REAPER_INTERVAL_SECONDS,
+    },
+}
+
+# --- Evaluation -------------------------------------------------------------------------
+STOCKFISH_PATH = env_str("STOCKFISH_PATH", "")
+HIPHO_DATA_DIR = env_str("HIPHO_DATA_DIR", "")
+PODIUM_LLM_TIMEOUT_SECONDS = env_float("PODIUM_LLM_TIMEOUT_SECONDS", 600.0, minimum=1.0)
+PODIUM_LLM_MAX_RETRIES = env_int("PODIUM_LLM_MAX_RETRIES", 6, minimum=0)
+
+# --- Static files -------------------------------------------------------------------------
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "var" / "static")))
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+LOGIN_URL = "/admin/login/"
+
+# --- Security -----------------------------------------------------------------------------
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+if PRODUCTION:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "LiteLLM": {"level": "WARNING"},
+        "httpx": {"level": "WARNING"},
+    },
+}
