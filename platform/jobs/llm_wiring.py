@@ -1,0 +1,81 @@
+"""Connects the pure LLM gateway to the database: the response cache lives in CachedResponse,
+every call outcome becomes an LLMCall row tagged with the run and item being evaluated."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError
+
+from jobs.models import CachedResponse, LLMCall
+
+_current = threading.local()
+
+
+@dataclass(frozen=True)
+class CallScope:
+    run_id: int | None
+    item_id: int | None
+
+
+def scope_set(scope: CallScope | None) -> None:
+    _current.scope = scope
+
+
+def _scope() -> CallScope:
+    return getattr(_current, "scope", None) or CallScope(None, None)
+
+
+class DatabaseResponseCache:
+    """Shared by every worker on every host through the database, and survives Redis restarts."""
+
+    def get(self, request_hash: str) -> dict[str, Any] | None:
+        row = CachedResponse.objects.filter(pk=request_hash).values_list("response", flat=True).first()
+        return row
+
+    def put(self, request_hash: str, model: str, response: dict[str, Any]) -> None:
+        try:
+            CachedResponse.objects.get_or_create(
+                request_hash=request_hash, defaults={"model": model[:200], "response": response}
+            )
+        except IntegrityError:
+            pass  # another worker stored the same call first; either copy will do
+
+
+def log_call(record) -> None:
+    scope = _scope()
+    LLMCall.objects.create(
+        run_id=scope.run_id, item_id=scope.item_id, purpose=record.purpose,
+        request_hash=record.request_hash, model=record.model[:200], messages=record.messages,
+        reply=record.reply or "", input_tokens=record.input_tokens or 0,
+        output_tokens=record.output_tokens or 0, reasoning_tokens=record.reasoning_tokens or 0,
+        cost_usd=record.cost_usd, cost_known=record.cost_known,
+        latency_ms=int((record.latency_s or 0) * 1000), attempts=record.attempts,
+        retries=record.retries, error_class=record.error_class or "",
+        error_message=record.error_message or "", cache_hit=record.cache_hit,
+    )
+
+
+_gateway = None
+_gateway_lock = threading.Lock()
+
+
+def gateway():
+    """One gateway per worker process (its rate limiter and HTTP pools are per process)."""
+    global _gateway
+    if _gateway is None:
+        with _gateway_lock:
+            if _gateway is None:
+                from evaluators.llm import Gateway
+
+                _gateway = Gateway(
+                    cache=DatabaseResponseCache(),
+                    redis_url=settings.REDIS_URL,
+                    on_call=log_call,
+                    timeout=settings.PODIUM_LLM_TIMEOUT_SECONDS,
+                    max_retries=settings.PODIUM_LLM_MAX_RETRIES,
+                )
+    return _gateway

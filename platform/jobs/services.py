@@ -1,0 +1,357 @@
+"""Writes of the job engine: submit, claim, finish, fail, cancel, resume, aggregate.
+
+Every state change of an item is a conditional UPDATE whose row count says whether this caller
+won, so two workers (or a worker and the reaper) never both finish the same item, and counters
+move exactly once per transition.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count, F, Q, Sum
+from django.utils import timezone
+
+from catalog.models import Benchmark, ModelEntry
+from evaluators.base import ConfigError, ItemOutcome, StoredOutcome
+from evaluators.registry import get_family
+from jobs.models import ItemResult, Job, LLMCall, Run
+from jobs.spec import run_spec_build, spec_hash
+
+log = logging.getLogger(__name__)
+
+MAX_ERROR_CHARS = 4000
+
+
+def _enqueue_items(item_ids: Sequence[int]) -> None:
+    from jobs.tasks import evaluate_item
+
+    for item_id in item_ids:
+        evaluate_item.delay(item_id)
+
+
+def job_submit(
+    *,
+    models: Sequence[ModelEntry],
+    benchmarks: Sequence[Benchmark],
+    samples: int | None = None,
+    submitted_by=None,
+    name: str = "",
+    params_override: dict[str, Any] | None = None,
+) -> Job:
+    """Create a job with one run per (model, benchmark) and one item row per graded unit, then
+    queue the items once the rows are committed. Validates everything before writing anything."""
+    models, benchmarks = list(models), list(benchmarks)
+    if not models:
+        raise ValidationError("a job needs at least one model")
+    if not benchmarks:
+        raise ValidationError("a job needs at least one benchmark")
+    if samples is not None and (not isinstance(samples, int) or isinstance(samples, bool) or samples < 1):
+        raise ValidationError(f"samples must be a positive integer, got {samples!r}")
+    for model in models:
+        if not model.active:
+            raise ValidationError(f"model {model.slug!r} is not active")
+    params_override = dict(params_override or {})
+
+    plans = []
+    for benchmark in benchmarks:
+        if not benchmark.active:
+            raise ValidationError(f"benchmark {benchmark.slug!r} is not active")
+        family = get_family(benchmark.family)
+        try:
+            config = family.validate_config(benchmark.config)
+        except ConfigError as exc:
+            raise ValidationError(f"benchmark {benchmark.slug}: {exc}") from exc
+        n = samples or benchmark.default_samples
+        keys = family.items(config, samples=n)
+        if not keys:
+            raise ValidationError(f"benchmark {benchmark.slug} has no items")
+        for model in models:
+            spec = run_spec_build(family=family, config=config, model=model, benchmark=benchmark,
+                                  samples=n, params_override=params_override)
+            plans.append((model, benchmark, spec, keys))
+
+    with transaction.atomic():
+        job = Job.objects.create(
+            name=name or ", ".join(b.slug for b in benchmarks)[:200],
+            samples=samples or 0, params_override=params_override, submitted_by=submitted_by,
+        )
+        total = 0
+        for model, benchmark, spec, keys in plans:
+            run = Run.objects.create(
+                job=job, model=model, benchmark=benchmark, spec=spec, spec_hash=spec_hash(spec),
+                total_items=len(keys),
+            )
+            ItemResult.objects.bulk_create(
+                [ItemResult(run=run, item_key=k.key, sample_index=k.sample_index) for k in keys],
+                batch_size=2000,
+            )
+            total += len(keys)
+        job.total_items = total
+        job.save(update_fields=["total_items"])
+        transaction.on_commit(lambda: _dispatch(job.pk))
+    return job
+
+
+def _dispatch(job_id: int) -> None:
+    from jobs.tasks import dispatch_job
+
+    dispatch_job.delay(job_id)
+
+
+def job_dispatch(*, job_id: int) -> int:
+    """Queue every pending item of a live job. Safe to repeat: claiming is conditional."""
+    if not Job.objects.filter(pk=job_id).exclude(status=Job.Status.CANCELLED).exists():
+        return 0
+    ids = list(
+        ItemResult.objects.filter(run__job_id=job_id, state=ItemResult.State.PENDING)
+        .order_by("run_id", "sample_index", "id").values_list("id", flat=True)
+    )
+    _enqueue_items(ids)
+    return len(ids)
+
+
+def item_claim(*, item_id: int) -> str | None:
+    """Take a pending item for this worker. Returns the claim token, or None if another worker
+    has it, it has ended, or its job was cancelled."""
+    token = uuid.uuid4().hex
+    now = timezone.now()
+    claimed = ItemResult.objects.filter(
+        pk=item_id, state=ItemResult.State.PENDING
+    ).exclude(run__job__status=Job.Status.CANCELLED).update(
+        state=ItemResult.State.RUNNING, claim_token=token,
+        lease_until=now + timedelta(seconds=settings.PODIUM_ITEM_LEASE_SECONDS),
+        attempts=F("attempts") + 1, started_at=now, error="",
+    )
+    if not claimed:
+        return None
+    item = ItemResult.objects.select_related("run").get(pk=item_id)
+    Run.objects.filter(pk=item.run_id, status=Run.Status.PENDING).update(status=Run.Status.RUNNING)
+    Job.objects.filter(pk=item.run.job_id, status=Job.Status.PENDING).update(
+        status=Job.Status.RUNNING, started_at=now
+    )
+    return token
+
+
+def item_heartbeat(*, item_id: int, token: str, checkpoint: dict | None = None) -> bool:
+    """Extend the lease (and store a checkpoint). False when the claim was lost."""
+    fields: dict[str, Any] = {
+        "lease_until": timezone.now() + timedelta(seconds=settings.PODIUM_ITEM_LEASE_SECONDS)
+    }
+    if checkpoint is not None:
+        fields["checkpoint"] = checkpoint
+    return bool(
+        ItemResult.objects.filter(pk=item_id, claim_token=token, state=ItemResult.State.RUNNING)
+        .update(**fields)
+    )
+
+
+def item_finish(*, item_id: int, token: str, outcome: ItemOutcome) -> bool:
+    """Store a graded item. Exactly one transition RUNNING -> DONE counts."""
+    with transaction.atomic():
+        won = ItemResult.objects.filter(
+            pk=item_id, claim_token=token, state=ItemResult.State.RUNNING
+        ).update(
+            state=ItemResult.State.DONE, score=outcome.score, scores=outcome.scores,
+            details=outcome.details, transcript=outcome.transcript, checkpoint=None,
+            finished_at=timezone.now(), lease_until=None, error="",
+        )
+        if won:
+            _count(item_id, done=1)
+    if won:
+        _maybe_complete(item_id)
+    return bool(won)
+
+
+def item_fail(*, item_id: int, token: str | None, reason: str, transcript: list | None = None) -> bool:
+    """Mark an item failed with its reason (shown on the job page; a resume retries it)."""
+    qs = ItemResult.objects.filter(pk=item_id, state=ItemResult.State.RUNNING)
+    if token is not None:
+        qs = qs.filter(claim_token=token)
+    fields: dict[str, Any] = {
+        "state": ItemResult.State.FAILED, "error": reason[:MAX_ERROR_CHARS],
+        "finished_at": timezone.now(), "lease_until": None,
+    }
+    if transcript is not None:
+        fields["transcript"] = transcript
+    with transaction.atomic():
+        won = qs.update(**fields)
+        if won:
+            _count(item_id, failed=1)
+    if won:
+        _maybe_complete(item_id)
+    return bool(won)
+
+
+def item_release(*, item_id: int, token: str) -> bool:
+    """Give a claimed item back (a transient infrastructure error): it will be claimed again."""
+    return bool(
+        ItemResult.objects.filter(pk=item_id, claim_token=token, state=ItemResult.State.RUNNING)
+        .update(state=ItemResult.State.PENDING, claim_token="", lease_until=None)
+    )
+
+
+def item_cancel(*, item_id: int, token: str) -> bool:
+    return bool(
+        ItemResult.objects.filter(pk=item_id, claim_token=token, state=ItemResult.State.RUNNING)
+        .update(state=ItemResult.State.CANCELLED, lease_until=None, finished_at=timezone.now())
+    )
+
+
+def _count(item_id: int, *, done: int = 0, failed: int = 0) -> None:
+    run_id, job_id = ItemResult.objects.filter(pk=item_id).values_list("run_id", "run__job_id").get()
+    Run.objects.filter(pk=run_id).update(
+        done_items=F("done_items") + done, failed_items=F("failed_items") + failed
+    )
+    Job.objects.filter(pk=job_id).update(
+        done_items=F("done_items") + done, failed_items=F("failed_items") + failed
+    )
+
+
+def _maybe_complete(item_id: int) -> None:
+    run_id = ItemResult.objects.filter(pk=item_id).values_list("run_id", flat=True).get()
+    run = Run.objects.get(pk=run_id)
+    if run.done_items + run.failed_items >= run.total_items:
+        run_aggregate(run_id=run_id)
+    job_id = run.job_id
+    job = Job.objects.get(pk=job_id)
+    if job.done_items + job.failed_items >= job.total_items:
+        Job.objects.filter(pk=job_id, status__in=[Job.Status.PENDING, Job.Status.RUNNING]).update(
+            status=Job.Status.DONE, finished_at=timezone.now()
+        )
+
+
+def run_aggregate(*, run_id: int) -> Run:
+    """Compute and store a run's metrics from its stored items and call log. Idempotent."""
+    run = Run.objects.select_related("benchmark", "model").get(pk=run_id)
+    family = get_family(run.benchmark.family)
+    rows = ItemResult.objects.filter(
+        run_id=run_id, state__in=[ItemResult.State.DONE, ItemResult.State.FAILED]
+    ).order_by("item_key", "sample_index").values_list(
+        "item_key", "sample_index", "state", "score", "scores", "details"
+    )
+    outcomes = [
+        StoredOutcome(key=k, sample_index=s, state=st, score=sc, scores=scs or {}, details=d or {})
+        for k, s, st, sc, scs, d in rows
+    ]
+    metrics = family.aggregate(config=run.spec.get("config", run.benchmark.config), outcomes=outcomes)
+    usage = LLMCall.objects.filter(run_id=run_id, cache_hit=False).aggregate(
+        input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens"),
+        reasoning_tokens=Sum("reasoning_tokens"),
+        cost=Sum("cost_usd", filter=Q(purpose="model")),
+        judge_cost=Sum("cost_usd", filter=Q(purpose="judge")),
+        unknown=Count("id", filter=Q(cost_known=False, error_class="")),
+    )
+    ended = run.done_items + run.failed_items >= run.total_items
+    Run.objects.filter(pk=run_id).update(
+        metrics=metrics, score=metrics.get("score"), score_se=metrics.get("score_se"),
+        input_tokens=usage["input_tokens"] or 0, output_tokens=usage["output_tokens"] or 0,
+        reasoning_tokens=usage["reasoning_tokens"] or 0, cost_usd=usage["cost"] or 0.0,
+        judge_cost_usd=usage["judge_cost"] or 0.0, cost_unknown_calls=usage["unknown"] or 0,
+        aggregated_at=timezone.now(),
+        **({"status": Run.Status.DONE, "finished_at": timezone.now()} if ended else {}),
+    )
+    run.refresh_from_db()
+    _leaderboard_refresh(run.pk)
+    return run
+
+
+def _leaderboard_refresh(run_id: int) -> None:
+    from leaderboard.services import leaderboard_refresh_run
+
+    leaderboard_refresh_run(run_id)
+
+
+def job_cancel(*, job: Job) -> int:
+    """Stop a job: pending items are cancelled now; running ones stop at their next check."""
+    with transaction.atomic():
+        Job.objects.filter(pk=job.pk).exclude(status=Job.Status.DONE).update(
+            status=Job.Status.CANCELLED, finished_at=timezone.now()
+        )
+        n = ItemResult.objects.filter(run__job=job, state=ItemResult.State.PENDING).update(
+            state=ItemResult.State.CANCELLED
+        )
+        Run.objects.filter(job=job, status__in=[Run.Status.PENDING, Run.Status.RUNNING]).update(
+            status=Run.Status.CANCELLED
+        )
+    job.refresh_from_db()
+    return n
+
+
+def job_resume(*, job: Job) -> int:
+    """Re-queue only what is missing: failed and cancelled items. Done items are kept."""
+    with transaction.atomic():
+        job = Job.objects.select_for_update().get(pk=job.pk)
+        reset = 0
+        for run in Run.objects.filter(job=job):
+            failed = ItemResult.objects.filter(run=run, state=ItemResult.State.FAILED).update(
+                state=ItemResult.State.PENDING, claim_token="", lease_until=None
+            )
+            cancelled = ItemResult.objects.filter(run=run, state=ItemResult.State.CANCELLED).update(
+                state=ItemResult.State.PENDING, claim_token="", lease_until=None
+            )
+            if failed or cancelled:
+                Run.objects.filter(pk=run.pk).update(
+                    failed_items=F("failed_items") - failed, status=Run.Status.PENDING,
+                    finished_at=None,
+                )
+            reset += failed + cancelled
+            if failed:
+                Job.objects.filter(pk=job.pk).update(failed_items=F("failed_items") - failed)
+        pending = ItemResult.objects.filter(run__job=job, state=ItemResult.State.PENDING).exists()
+        if pending:
+            Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, finished_at=None)
+        transaction.on_commit(lambda: _dispatch(job.pk))
+    return reset
+
+
+def items_reap(*, now=None) -> dict[str, int]:
+    """Recover from dead workers and lost queues.
+
+    * An item RUNNING past its lease belongs to a worker that died (live workers heartbeat):
+      put it back to PENDING and queue it, or fail it after too many attempts.
+    * When the broker queue is empty but live jobs still have PENDING items, their messages
+      were lost (e.g. Redis restarted without persistence): queue them again. Duplicated
+      messages are harmless because claiming is conditional.
+    """
+    now = now or timezone.now()
+    expired = list(
+        ItemResult.objects.filter(state=ItemResult.State.RUNNING, lease_until__lt=now)
+        .values_list("id", "attempts")
+    )
+    requeue, failed = [], 0
+    for item_id, attempts in expired:
+        if attempts >= settings.PODIUM_MAX_ITEM_ATTEMPTS:
+            if item_fail(item_id=item_id, token=None,
+                         reason=f"worker lost {attempts} times while evaluating this item"):
+                failed += 1
+            continue
+        if ItemResult.objects.filter(
+            pk=item_id, state=ItemResult.State.RUNNING, lease_until__lt=now
+        ).update(state=ItemResult.State.PENDING, claim_token="", lease_until=None):
+            requeue.append(item_id)
+    orphans = []
+    if _queue_is_empty():
+        orphans = list(
+            ItemResult.objects.filter(
+                state=ItemResult.State.PENDING,
+                run__job__status__in=[Job.Status.PENDING, Job.Status.RUNNING],
+            ).exclude(pk__in=requeue).values_list("id", flat=True)
+        )
+    _enqueue_items(requeue + orphans)
+    return {"requeued": len(requeue), "failed": failed, "orphans": len(orphans)}
+
+
+def _queue_is_empty() -> bool:
+    from podium.celery import app
+
+    with app.connection_for_write() as conn:
+        client = conn.default_channel.client
+        return client.llen(settings.CELERY_TASK_DEFAULT_QUEUE) == 0

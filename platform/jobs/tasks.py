@@ -1,0 +1,47 @@
+"""Celery tasks: thin; ids in payloads; the work is in runner.py and services.py."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.db import close_old_connections
+
+from jobs import services
+from jobs.runner import InfrastructureError, execute_item, release_after_infrastructure_error
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(name="jobs.dispatch_job", acks_late=True, ignore_result=True)
+def dispatch_job(job_id: int) -> int:
+    return services.job_dispatch(job_id=job_id)
+
+
+@shared_task(
+    name="jobs.evaluate_item", bind=True, acks_late=True, ignore_result=True, max_retries=None,
+)
+def evaluate_item(self, item_id: int) -> str | None:
+    close_old_connections()
+    token = services.item_claim(item_id=item_id)
+    if token is None:
+        return None  # done already, claimed by another worker, or cancelled
+    try:
+        return execute_item(item_id, token)
+    except InfrastructureError as exc:
+        # The database went away mid-item: nothing of it was written (the finishing write is one
+        # transaction); give it back and try again later.
+        log.warning("item %s: infrastructure error, retrying: %s", item_id, exc)
+        release_after_infrastructure_error(item_id, token)
+        raise self.retry(countdown=min(2 ** min(self.request.retries, 6), 60), exc=exc)
+
+
+@shared_task(name="jobs.reap_expired_items", ignore_result=True)
+def reap_expired_items() -> dict[str, int]:
+    close_old_connections()
+    return services.items_reap()
+
+
+@shared_task(name="jobs.aggregate_run", acks_late=True, ignore_result=True)
+def aggregate_run(run_id: int) -> None:
+    services.run_aggregate(run_id=run_id)
