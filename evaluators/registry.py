@@ -26,3 +26,14 @@ def get_family(family: str) -> FamilyEvaluator:
         raise UnknownFamilyError(f"unknown benchmark family {family!r}; expected one of {FAMILIES}")
     module_name, attr = _LOCATIONS[family]
     return getattr(importlib.import_module(module_name), attr)
+
+
+def family_module(family: str):
+    if family not in FAMILIES:
+        raise UnknownFamilyError(f"unknown benchmark family {family!r}; expected one of {FAMILIES}")
+    return importlib.import_module(_LOCATIONS[family][0])
+
+
+def family_builtins(family: str) -> dict[str, str]:
+    """Built-in players (name -> display name) that can play this family."""
+    return dict(family_module(family).BUILTINS)

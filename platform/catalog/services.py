@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -18,7 +17,7 @@ from catalog.validation import (
     validate_params,
 )
 from evaluators.base import FAMILIES, ConfigError
-from evaluators.registry import _LOCATIONS, get_family
+from evaluators.registry import family_module, get_family
 
 BASELINE_ORG = "Podium baseline"
 
@@ -73,16 +72,12 @@ def model_key_warning(entry: ModelEntry) -> str | None:
     )
 
 
-def _family_module(family: str):
-    return importlib.import_module(_LOCATIONS[family][0])
-
-
 def builtin_models_ensure() -> list[ModelEntry]:
     """Register every family's built-in players (bots, engines, reference baselines)."""
     entries = []
     with transaction.atomic():
         for family in FAMILIES:
-            module = _family_module(family)
+            module = family_module(family)
             for name, display in module.BUILTINS.items():
                 entry, _ = ModelEntry.objects.update_or_create(
                     litellm_model=f"builtin/{name}",
@@ -111,7 +106,7 @@ def benchmarks_ensure(family: str | None = None) -> list[Benchmark]:
     out = []
     with transaction.atomic():
         for fam in families:
-            for spec in _family_module(fam).DEFAULT_BENCHMARKS:
+            for spec in family_module(fam).DEFAULT_BENCHMARKS:
                 config = benchmark_validate_config(family=fam, config=spec["config"])
                 bench, _ = Benchmark.objects.update_or_create(
                     slug=spec["slug"],

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from catalog.models import Benchmark, ModelEntry
 from evaluators.base import ConfigError, ItemOutcome, StoredOutcome
-from evaluators.registry import get_family
+from evaluators.registry import family_builtins, get_family
 from jobs.models import ItemResult, Job, LLMCall, Run
 from jobs.spec import run_spec_build, spec_hash
 
@@ -73,7 +73,13 @@ def job_submit(
         keys = family.items(config, samples=n)
         if not keys:
             raise ValidationError(f"benchmark {benchmark.slug} has no items")
+        playable = family_builtins(benchmark.family)
         for model in models:
+            if model.is_builtin and model.litellm_model.removeprefix("builtin/") not in playable:
+                raise ValidationError(
+                    f"built-in player {model.litellm_model} cannot play {benchmark.family} "
+                    f"benchmark {benchmark.slug}; built-ins there: {', '.join(sorted(playable))}"
+                )
             spec = run_spec_build(family=family, config=config, model=model, benchmark=benchmark,
                                   samples=n, params_override=params_override)
             plans.append((model, benchmark, spec, keys))

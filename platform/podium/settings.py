@@ -52,6 +52,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -145,6 +146,13 @@ PODIUM_LLM_MAX_RETRIES = env_int("PODIUM_LLM_MAX_RETRIES", 6, minimum=0)
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "var" / "static")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+                    if PRODUCTION else "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Serve straight from the finders when collectstatic has not run (the demo and the tests).
+WHITENOISE_USE_FINDERS = not PRODUCTION
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

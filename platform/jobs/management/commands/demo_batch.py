@@ -1,0 +1,51 @@
+"""Submits the demo batch: every family's built-in baselines on that family's default benchmarks."""
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from catalog.models import Benchmark, ModelEntry
+from evaluators.base import FAMILIES
+from evaluators.registry import family_builtins, family_module
+from jobs.models import Job
+from jobs.services import job_submit
+
+
+class Command(BaseCommand):
+    help = "Submit one job per family with its built-in players on its default benchmarks, then wait."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--timeout", type=float, default=1800)
+        parser.add_argument("--detach", action="store_true")
+
+    def handle(self, *args, **opts):
+        jobs = []
+        for family in FAMILIES:
+            module = family_module(family)
+            demo_players = getattr(module, "DEMO_PLAYERS", None) or list(family_builtins(family))
+            models = list(ModelEntry.objects.filter(
+                litellm_model__in=[f"builtin/{name}" for name in demo_players]))
+            slugs = [b["slug"] for b in module.DEFAULT_BENCHMARKS if b.get("demo", True)]
+            benchmarks = list(Benchmark.objects.filter(slug__in=slugs, active=True))
+            if not models or not benchmarks:
+                raise CommandError(f"{family}: demo players or benchmarks missing; run seed_catalog")
+            job = job_submit(models=models, benchmarks=benchmarks, name=f"demo: {family} baselines")
+            self.stdout.write(f"submitted job {job.pk} ({family}): {job.total_items} items")
+            jobs.append(job.pk)
+        if opts["detach"]:
+            return
+        deadline = time.monotonic() + opts["timeout"]
+        while time.monotonic() < deadline:
+            rows = list(Job.objects.filter(pk__in=jobs).values_list("done_items", "failed_items",
+                                                                   "total_items", "status"))
+            ended = sum(d + f for d, f, _, _ in rows)
+            total = sum(t for _, _, t, _ in rows)
+            self.stdout.write(f"\rdemo batch: {ended}/{total} items", ending="")
+            self.stdout.flush()
+            if all(s in (Job.Status.DONE, Job.Status.CANCELLED) for *_, s in rows):
+                self.stdout.write("")
+                failed = sum(f for _, f, _, _ in rows)
+                self.stdout.write(f"demo batch done: {total - failed} items graded, {failed} failed")
+                return
+            time.sleep(1)
+        raise CommandError(f"demo batch not finished after {opts['timeout']}s; see var/log/worker.log")
