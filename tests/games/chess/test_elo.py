@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from games.chess.elo import GameResult, estimate_elo, expected_score
+
+
+def test_expected_score():
+    assert expected_score(1500, 1500) == 0.5
+    assert expected_score(1900, 1500) == pytest.approx(1 / 1.1)
+
+
+def test_an_even_score_gives_the_opponent_rating_with_fisher_interval():
+    est = estimate_elo([GameResult(1500, 1.0), GameResult(1500, 0.0)])
+    assert est.elo == pytest.approx(1500, abs=1e-6)
+    # three games (with the virtual draw) at E=0.5: se = 1 / sqrt(3 * (ln10/400)^2 / 4) = 200.59
+    assert est.se == pytest.approx(1 / math.sqrt(3 * (math.log(10) / 400) ** 2 * 0.25))
+    assert est.se == pytest.approx(200.59, abs=0.01)
+    assert est.ci95 == pytest.approx((1500 - 1.96 * est.se, 1500 + 1.96 * est.se))
+    assert est.games == 2 and est.score_rate == 0.5
+
+
+def test_all_wins_stay_finite_thanks_to_the_virtual_draw():
+    est = estimate_elo([GameResult(1500, 1.0), GameResult(1500, 1.0)])
+    # 2.5 points of 3 -> E = 5/6 -> elo = 1500 + 400 log10(5)
+    assert est.elo == pytest.approx(1500 + 400 * math.log10(5), abs=1e-6)
+
+
+def test_more_points_means_a_higher_estimate():
+    opps = [1350, 1800, 2200]
+    weak = estimate_elo([GameResult(o, s) for o, s in zip(opps, [0.5, 0, 0])])
+    strong = estimate_elo([GameResult(o, s) for o, s in zip(opps, [1, 1, 0.5])])
+    assert weak.elo < strong.elo
+
+
+def test_it_rejects_bad_input():
+    with pytest.raises(ValueError):
+        estimate_elo([])
+    with pytest.raises(ValueError, match="0, 0.5 or 1"):
+        estimate_elo([GameResult(1500, 0.7)])
