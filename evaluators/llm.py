@@ -1,0 +1,532 @@
+"""The LLM gateway: the one place that calls language models (through litellm).
+
+``Gateway.complete`` matches ``evaluators.base.Generate``; ``Gateway.acomplete`` is the
+same call for asyncio code. Each call:
+
+1. hashes (model string, api base, messages, effective parameters, sample index) and
+   returns a cached response when there is one (``cached=True``, no cost, no request);
+2. takes a per-model concurrency slot, then a place in the per-model request/token rate
+   window (shared through Redis when a URL is given; see ``evaluators.llm_limits``);
+3. calls ``litellm.acompletion`` with litellm's own retries off, and retries here, and
+   only here, with exponential backoff and full jitter on rate limits (honouring
+   Retry-After), 5xx, timeouts, connection errors and malformed or empty replies;
+4. stores a success in the cache at once, then reports a ``CallRecord`` to ``on_call``
+   (also for cache hits and final failures) and returns a ``Completion``.
+
+The API key is read from ``os.environ[model.api_key_env]`` at call time and is never
+logged, stored or put in an error message. Per-call CPU is what bounds throughput (see
+DESIGN.md), so nothing here copies long messages, and litellm's callbacks and logging
+are switched off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import logging
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("LITELLM_TELEMETRY", "False")
+
+import litellm  # noqa: E402  (the environment above must be set first)
+
+from evaluators.base import Completion, Message, ModelConfig, Purpose, stable_hash  # noqa: E402
+from evaluators.llm_limits import Limits, LocalLimits, RedisLimits  # noqa: E402
+from evaluators.llm_types import (  # noqa: E402
+    REPLY_LIMIT,
+    CallRecord,
+    InMemoryResponseCache,
+    LLMError,
+    PermanentLLMError,
+    ResponseCache,
+    TransientLLMError,
+    bound_messages,
+    truncate,
+)
+
+__all__ = [
+    "CallRecord", "Gateway", "InMemoryResponseCache", "LLMError", "PermanentLLMError",
+    "ResponseCache", "TransientLLMError",
+]
+
+# litellm: no telemetry, no callbacks, no debug banners; errors are reported by us.
+litellm.telemetry = False
+litellm.suppress_debug_info = True
+litellm.set_verbose = False
+litellm.success_callback = []
+litellm.failure_callback = []
+litellm.callbacks = []
+litellm.turn_off_message_logging = True
+for _name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm"):
+    logging.getLogger(_name).setLevel(logging.CRITICAL)
+
+log = logging.getLogger(__name__)
+
+# Parameters that steer the call rather than the output: kept out of the request hash.
+_CALL_PARAMS = frozenset({"timeout"})
+
+_PERMANENT = (
+    litellm.AuthenticationError,
+    litellm.PermissionDeniedError,
+    litellm.BadRequestError,  # includes context-window, content-policy, unsupported-params
+    litellm.NotFoundError,
+    litellm.UnprocessableEntityError,
+)
+_TRANSIENT = (
+    litellm.RateLimitError,
+    litellm.Timeout,
+    litellm.APIConnectionError,
+    litellm.InternalServerError,
+    litellm.ServiceUnavailableError,
+    litellm.BadGatewayError,
+    litellm.APIResponseValidationError,
+)
+_TRANSIENT_STATUS = frozenset({408, 409, 425, 429})
+
+
+class EmptyReplyError(Exception):
+    """The provider answered 200 with no choices or an empty message while not out of
+    tokens: a provider glitch, retried."""
+
+
+@dataclass(frozen=True)
+class _Request:
+    request_hash: str
+    model: ModelConfig
+    messages: Sequence[Message]
+    params: dict[str, Any]
+    timeout: float
+    sample_index: int
+    purpose: str
+    est_tokens: int
+    started: float
+
+
+@dataclass
+class _Outcome:
+    """What the attempt loop produced: a response or the final error, and how."""
+
+    attempts: int = 0
+    retry_reasons: tuple[str, ...] = ()
+    latency_s: float = 0.0
+    text: str = ""
+    finish_reason: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost_usd: float | None = None
+    cost_known: bool = True
+    error: LLMError | None = None
+
+
+class _LoopThread:
+    """A private event loop in a daemon thread, so sync callers reuse one connection pool
+    (litellm's clients are bound to the loop that made them). Recreated after a fork."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="llm-gateway",
+                                       daemon=True)
+        self.thread.start()
+
+    def run(self, coro: Any) -> Any:
+        future: Future[Any] = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        return future.result()
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+class _Shared:
+    """State every view of one gateway shares: loop thread, limits, price table."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.lock = threading.Lock()
+        self.runner: _LoopThread | None = None
+        self.prices: dict[str, tuple[float, float] | None] = {}
+
+
+class Gateway:
+    """Chat completions through litellm with cache, retries, limits and a call log.
+
+    ``backoff_base_s`` is the first retry's mean-free upper bound (full jitter: the n-th
+    retry waits uniformly in [0, min(backoff_max_s, base * 2**(n-1))]); a Retry-After
+    header replaces that wait (capped at ``max_retry_after_s``). ``rate_window_s`` is the
+    window over which ModelConfig.rpm / tpm are counted (60 s; tests shorten it).
+    """
+
+    def __init__(
+        self,
+        *,
+        cache: ResponseCache | None = None,
+        on_call: Callable[[CallRecord], None] | None = None,
+        redis_url: str | None = None,
+        max_attempts: int = 6,
+        backoff_base_s: float = 1.0,
+        backoff_max_s: float = 60.0,
+        max_retry_after_s: float = 120.0,
+        timeout_s: float = 600.0,
+        rate_window_s: float = 60.0,
+        lease_ttl_s: float | None = None,
+        redis_prefix: str = "podium:llm",
+    ) -> None:
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        self.cache = cache
+        self.on_call = on_call
+        self.max_attempts = max_attempts
+        self.backoff_base_s = backoff_base_s
+        self.backoff_max_s = backoff_max_s
+        self.max_retry_after_s = max_retry_after_s
+        self.timeout_s = timeout_s
+        limits: Limits
+        if redis_url:
+            limits = RedisLimits(redis_url, window_s=rate_window_s,
+                                 lease_ttl_s=lease_ttl_s or timeout_s + 60.0,
+                                 prefix=redis_prefix)
+        else:
+            limits = LocalLimits(window_s=rate_window_s)
+        self._shared = _Shared(limits)
+
+    def with_hooks(self, *, cache: ResponseCache | None = None,
+                   on_call: Callable[[CallRecord], None] | None = None) -> Gateway:
+        """A view of this gateway (same loop, limits and settings) with other hooks,
+        e.g. an ``on_call`` that knows which run and item the calls belong to."""
+        view = object.__new__(Gateway)
+        view.__dict__.update(self.__dict__)
+        if cache is not None:
+            view.cache = cache
+        if on_call is not None:
+            view.on_call = on_call
+        return view
+
+    # -- public calls ------------------------------------------------------------------
+
+    def complete(self, messages: Sequence[Message], *, model: ModelConfig,
+                 sample_index: int = 0, purpose: Purpose = "model",
+                 params: Mapping[str, Any] | None = None) -> Completion:
+        """Blocking call; safe from any thread. Raises PermanentLLMError/TransientLLMError."""
+        request = self._prepare(messages, model, sample_index, purpose, params)
+        hit = self._from_cache(request)
+        if hit is not None:
+            return hit
+        outcome = self._runner().run(self._attempt_loop(request))
+        return self._finish(request, outcome)
+
+    __call__ = complete
+
+    async def acomplete(self, messages: Sequence[Message], *, model: ModelConfig,
+                        sample_index: int = 0, purpose: Purpose = "model",
+                        params: Mapping[str, Any] | None = None) -> Completion:
+        """The same call for asyncio code. The cache and on_call run inline on the loop,
+        so they should be quick (the in-memory cache is); blocking ones belong with
+        ``complete``."""
+        request = self._prepare(messages, model, sample_index, purpose, params)
+        hit = self._from_cache(request)
+        if hit is not None:
+            return hit
+        outcome = await self._attempt_loop(request)
+        return self._finish(request, outcome)
+
+    def close(self) -> None:
+        """Stop the private loop thread (a later sync call starts a new one)."""
+        with self._shared.lock:
+            runner, self._shared.runner = self._shared.runner, None
+        if runner is not None and runner.pid == os.getpid():
+            runner.stop()
+
+    # -- steps -------------------------------------------------------------------------
+
+    def _runner(self) -> _LoopThread:
+        shared = self._shared
+        runner = shared.runner
+        if runner is None or runner.pid != os.getpid():
+            with shared.lock:
+                runner = shared.runner
+                if runner is None or runner.pid != os.getpid():
+                    runner = shared.runner = _LoopThread()
+        return runner
+
+    def _prepare(self, messages: Sequence[Message], model: ModelConfig, sample_index: int,
+                 purpose: str, params: Mapping[str, Any] | None) -> _Request:
+        if model.is_builtin:
+            raise PermanentLLMError(
+                f"model {model.slug!r} is builtin ({model.model}); builtin players never call "
+                "the gateway", model=model.model)
+        if not messages:
+            raise PermanentLLMError(f"model {model.slug!r}: no messages to send",
+                                    model=model.model)
+        effective = dict(model.params)
+        if params:
+            effective.update(params)
+        timeout = float(effective.pop("timeout", self.timeout_s))
+        chars, images = _measure(messages)
+        if images and not model.vision:
+            raise PermanentLLMError(
+                f"model {model.slug!r} is not marked as vision-capable but the messages hold "
+                f"{images} image(s)", model=model.model)
+        request_hash = stable_hash({
+            "model": model.model, "api_base": model.api_base or "", "messages": messages,
+            "params": {k: v for k, v in effective.items() if k not in _CALL_PARAMS},
+            "sample_index": sample_index,
+        })
+        max_out = effective.get("max_tokens") or effective.get("max_completion_tokens") or 0
+        return _Request(request_hash=request_hash, model=model, messages=messages,
+                        params=effective, timeout=timeout, sample_index=sample_index,
+                        purpose=purpose, est_tokens=chars // 4 + 800 * images + int(max_out),
+                        started=time.perf_counter())
+
+    def _from_cache(self, request: _Request) -> Completion | None:
+        if self.cache is None:
+            return None
+        stored = self.cache.get(request.request_hash)
+        if stored is None:
+            return None
+        text = str(stored.get("text", ""))
+        completion = Completion(
+            text=text, request_hash=request.request_hash, model=request.model.model,
+            input_tokens=int(stored.get("input_tokens", 0)),
+            output_tokens=int(stored.get("output_tokens", 0)),
+            reasoning_tokens=int(stored.get("reasoning_tokens", 0)),
+            cost_usd=0.0, latency_s=0.0, cached=True, attempts=0,
+            finish_reason=stored.get("finish_reason"),
+        )
+        if self.on_call is not None:
+            self.on_call(CallRecord(
+                request_hash=request.request_hash, model=request.model.model,
+                model_slug=request.model.slug, purpose=request.purpose,
+                sample_index=request.sample_index, messages=bound_messages(request.messages),
+                reply=truncate(text, REPLY_LIMIT), cost_usd=0.0, cost_known=True,
+                total_s=time.perf_counter() - request.started, cache_hit=True,
+                finish_reason=completion.finish_reason))
+        return completion
+
+    async def _attempt_loop(self, request: _Request) -> _Outcome:
+        model = request.model
+        outcome = _Outcome()
+        api_key: str | None = None
+        if model.api_key_env:
+            api_key = os.environ.get(model.api_key_env)
+            if not api_key:
+                outcome.error = PermanentLLMError(
+                    f"model {model.slug!r}: environment variable {model.api_key_env} (its API "
+                    "key) is not set on this host", model=model.model)
+                return outcome
+        kwargs: dict[str, Any] = dict(request.params)
+        kwargs.update(model=model.model, messages=list(request.messages), timeout=request.timeout,
+                      num_retries=0, max_retries=0)
+        if model.api_base:
+            kwargs["api_base"] = model.api_base
+        if api_key:
+            kwargs["api_key"] = api_key
+        limits, key = self._shared.limits, model.slug
+        reasons: list[str] = []
+        while True:
+            outcome.attempts += 1
+            retry_after: float | None = None
+            try:
+                if model.max_concurrency:
+                    async with limits.slot(key, model.max_concurrency):
+                        response, latency = await self._send(request, kwargs, key)
+                else:
+                    response, latency = await self._send(request, kwargs, key)
+                self._read(response, outcome, model.model)
+                outcome.latency_s = latency
+                outcome.retry_reasons = tuple(reasons)
+                return outcome
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # classified below; anything unknown is permanent
+                permanent, name = _classify(exc)
+                message = _scrub(f"{name}: {exc}", api_key)
+                if permanent or outcome.attempts >= self.max_attempts:
+                    cls = PermanentLLMError if permanent else TransientLLMError
+                    tail = "" if permanent else f" (gave up after {outcome.attempts} attempts)"
+                    outcome.error = cls(f"model {model.slug!r}: {truncate(message, 2000)}{tail}",
+                                        model=model.model, attempts=outcome.attempts,
+                                        error_class=name)
+                    outcome.retry_reasons = tuple(reasons)
+                    return outcome
+                reasons.append(name)
+                retry_after = _retry_after(exc)
+            await asyncio.sleep(self._backoff(outcome.attempts, retry_after))
+
+    async def _send(self, request: _Request, kwargs: dict[str, Any], key: str) -> tuple[Any, float]:
+        model = request.model
+        ticket = await self._shared.limits.admit(key, rpm=model.rpm, tpm=model.tpm,
+                                                 tokens=request.est_tokens)
+        started = time.perf_counter()
+        response = await litellm.acompletion(**kwargs)
+        latency = time.perf_counter() - started
+        if model.tpm:
+            usage = getattr(response, "usage", None)
+            actual = int(getattr(usage, "total_tokens", 0) or 0) if usage else request.est_tokens
+            await self._shared.limits.settle(key, ticket, estimated=request.est_tokens,
+                                             actual=actual)
+        return response, latency
+
+    def _read(self, response: Any, outcome: _Outcome, model_name: str) -> None:
+        choices = getattr(response, "choices", None)
+        if not choices:
+            raise EmptyReplyError("reply has no choices")
+        choice = choices[0]
+        message = getattr(choice, "message", None)
+        text = getattr(message, "content", None) or ""
+        finish = getattr(choice, "finish_reason", None)
+        if not text and finish not in ("length", "content_filter") and not getattr(
+                message, "tool_calls", None):
+            raise EmptyReplyError(f"empty reply (finish_reason={finish})")
+        usage = getattr(response, "usage", None)
+        prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion = int(getattr(usage, "completion_tokens", 0) or 0)
+        details = getattr(usage, "completion_tokens_details", None)
+        reasoning = int(getattr(details, "reasoning_tokens", 0) or 0) if details else 0
+        price = self._price(model_name)
+        outcome.text = text
+        outcome.finish_reason = finish
+        outcome.input_tokens, outcome.output_tokens = prompt, completion
+        outcome.reasoning_tokens = reasoning
+        if price is None:
+            outcome.cost_usd, outcome.cost_known = None, False
+        else:
+            outcome.cost_usd = prompt * price[0] + completion * price[1]
+            outcome.cost_known = True
+
+    def _price(self, model_name: str) -> tuple[float, float] | None:
+        """(input, output) USD per token from litellm's table, looked up once per model."""
+        prices = self._shared.prices
+        if model_name not in prices:
+            try:
+                info = litellm.get_model_info(model_name)
+                price: tuple[float, float] | None = (
+                    float(info.get("input_cost_per_token") or 0.0),
+                    float(info.get("output_cost_per_token") or 0.0))
+                if not info.get("input_cost_per_token") and not info.get("output_cost_per_token"):
+                    price = None
+            except Exception:  # litellm raises several types for an unmapped model
+                price = None
+            prices[model_name] = price
+        return prices[model_name]
+
+    def _backoff(self, failed_attempts: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            # The provider said when; a little jitter keeps the workers from returning at once.
+            return min(retry_after, self.max_retry_after_s) + random.uniform(
+                0, min(self.backoff_base_s, 1.0))
+        ceiling = min(self.backoff_max_s, self.backoff_base_s * 2 ** (failed_attempts - 1))
+        return random.uniform(0, ceiling)
+
+    def _finish(self, request: _Request, outcome: _Outcome) -> Completion:
+        model = request.model
+        error = outcome.error
+        if error is None and self.cache is not None:
+            self.cache.put(request.request_hash, model.model, {
+                "text": outcome.text, "finish_reason": outcome.finish_reason,
+                "input_tokens": outcome.input_tokens, "output_tokens": outcome.output_tokens,
+                "reasoning_tokens": outcome.reasoning_tokens, "cost_usd": outcome.cost_usd,
+                "model": model.model,
+            })
+        if self.on_call is not None:
+            self.on_call(CallRecord(
+                request_hash=request.request_hash, model=model.model, model_slug=model.slug,
+                purpose=request.purpose, sample_index=request.sample_index,
+                messages=bound_messages(request.messages),
+                reply=truncate(outcome.text, REPLY_LIMIT),
+                input_tokens=outcome.input_tokens, output_tokens=outcome.output_tokens,
+                reasoning_tokens=outcome.reasoning_tokens, cost_usd=outcome.cost_usd,
+                cost_known=outcome.cost_known, latency_s=outcome.latency_s,
+                total_s=time.perf_counter() - request.started, attempts=outcome.attempts,
+                retries=max(0, outcome.attempts - 1), retry_reasons=outcome.retry_reasons,
+                error_class=error.error_class if error else "",
+                error_message=str(error) if error else "", cache_hit=False,
+                finish_reason=outcome.finish_reason))
+        if error is not None:
+            raise error
+        return Completion(
+            text=outcome.text, request_hash=request.request_hash, model=model.model,
+            input_tokens=outcome.input_tokens, output_tokens=outcome.output_tokens,
+            reasoning_tokens=outcome.reasoning_tokens, cost_usd=outcome.cost_usd,
+            latency_s=outcome.latency_s, cached=False, attempts=outcome.attempts,
+            finish_reason=outcome.finish_reason)
+
+
+def _measure(messages: Sequence[Message]) -> tuple[int, int]:
+    """(characters of text, number of images) without copying anything."""
+    chars = images = 0
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, str):
+            chars += len(content)
+        elif isinstance(content, list):
+            for part in content:
+                if isinstance(part, dict):
+                    if part.get("type") == "image_url":
+                        images += 1
+                    else:
+                        chars += len(str(part.get("text", "")))
+    return chars, images
+
+
+def _classify(exc: BaseException) -> tuple[bool, str]:
+    """(permanent?, error class name) for an exception raised by one attempt."""
+    name = type(exc).__name__
+    if isinstance(exc, EmptyReplyError):
+        return False, name
+    if isinstance(exc, _TRANSIENT):
+        return False, name
+    if isinstance(exc, _PERMANENT):
+        return True, name
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return not (status in _TRANSIENT_STATUS or status >= 500), name
+    if isinstance(exc, (TimeoutError, ConnectionError, ValueError)):
+        return False, name  # ValueError: a reply that would not parse
+    return True, name
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    """Seconds from a Retry-After(-ms) header on the error's response, if any."""
+    headers = getattr(exc, "litellm_response_headers", None)
+    if headers is None:
+        response = getattr(exc, "response", None)
+        headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms:
+            return max(0.0, float(ms) / 1000.0)
+        value = headers.get("retry-after")
+    except Exception:
+        return None
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+def _scrub(text: str, api_key: str | None) -> str:
+    if api_key:
+        text = text.replace(api_key, "***")
+    return text

@@ -1,0 +1,95 @@
+"""Transient faults are retried here, and only here (litellm's own retries are off)."""
+
+from __future__ import annotations
+
+import pytest
+
+from evaluators.llm import TransientLLMError
+from tests.fakes.openai_server import fault
+
+USER = [{"role": "user", "content": "ping"}]
+
+
+def test_it_honours_retry_after_on_429(fake_llm, make_gateway, recorder):
+    fake_llm.script(fault("rate_limit", retry_after="1"), "pong")
+    gateway = make_gateway(on_call=recorder, backoff_base_s=0.001)
+
+    completion = gateway.complete(USER, model=fake_llm.model_config())
+
+    assert completion.text == "pong" and completion.attempts == 2
+    first, second = fake_llm.counters.request_times
+    assert second - first >= 1.0  # the base backoff alone would be about a millisecond
+    [record] = recorder.records
+    assert record.retries == 1 and record.retry_reasons == ("RateLimitError",)
+
+
+def test_it_honours_retry_after_given_as_an_http_date(fake_llm, make_gateway):
+    from email.utils import formatdate
+    import time
+
+    fake_llm.script(fault("rate_limit", retry_after=formatdate(time.time() + 2, usegmt=True)),
+                    "pong")
+    make_gateway(backoff_base_s=0.001).complete(USER, model=fake_llm.model_config())
+
+    first, second = fake_llm.counters.request_times
+    assert second - first >= 1.0  # an HTTP date has whole seconds: at least 1 s ahead
+
+
+def test_it_retries_server_errors(fake_llm, make_gateway, recorder):
+    fake_llm.script(fault("server_error"), fault("server_error"), "pong")
+    gateway = make_gateway(on_call=recorder)
+
+    completion = gateway.complete(USER, model=fake_llm.model_config())
+
+    assert completion.text == "pong" and completion.attempts == 3
+    assert fake_llm.counters.requests == 3
+    assert recorder.records[0].retry_reasons == ("InternalServerError", "InternalServerError")
+
+
+def test_it_retries_a_timeout(fake_llm, make_gateway, recorder):
+    fake_llm.configure(hang_s=5.0)
+    fake_llm.script(fault("timeout"), "pong")
+    gateway = make_gateway(on_call=recorder)
+
+    completion = gateway.complete(USER, model=fake_llm.model_config(params={"timeout": 0.5}))
+
+    assert completion.text == "pong" and completion.attempts == 2
+    assert recorder.records[0].retry_reasons == ("Timeout",)
+
+
+@pytest.mark.parametrize("kind", ["malformed", "truncated", "empty", "empty_body"])
+def test_it_retries_a_broken_reply(fake_llm, make_gateway, recorder, kind):
+    fake_llm.script(fault(kind), "pong")
+    gateway = make_gateway(on_call=recorder)
+
+    completion = gateway.complete(USER, model=fake_llm.model_config())
+
+    assert completion.text == "pong" and completion.attempts == 2
+    assert fake_llm.counters.faults == {kind: 1}
+    assert recorder.records[0].retries == 1
+
+
+def test_it_gives_up_with_a_transient_error_after_max_attempts(fake_llm, make_gateway, recorder):
+    fake_llm.script(*[fault("server_error")] * 3, "never served")
+    gateway = make_gateway(on_call=recorder, max_attempts=3)
+
+    with pytest.raises(TransientLLMError, match="gave up after 3 attempts") as raised:
+        gateway.complete(USER, model=fake_llm.model_config())
+
+    assert raised.value.attempts == 3 and raised.value.error_class == "InternalServerError"
+    assert fake_llm.counters.requests == 3 and fake_llm.scripted_left == 1
+    [record] = recorder.records
+    assert not record.ok and record.error_class == "InternalServerError"
+    assert record.attempts == 3 and record.retries == 2
+
+
+def test_it_returns_an_empty_reply_cut_by_the_token_limit(fake_llm, make_gateway):
+    from tests.fakes.openai_server import Reply
+
+    fake_llm.script(Reply(text="", finish_reason="length", reasoning_tokens=64))
+
+    completion = make_gateway().complete(USER, model=fake_llm.model_config())
+
+    # Retrying cannot help a model that spent its budget thinking: it is the model's answer.
+    assert completion.text == "" and completion.finish_reason == "length"
+    assert completion.reasoning_tokens == 64 and fake_llm.counters.requests == 1
