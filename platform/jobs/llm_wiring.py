@@ -75,7 +75,8 @@ def gateway():
                     cache=DatabaseResponseCache(),
                     redis_url=settings.REDIS_URL,
                     on_call=log_call,
-                    timeout=settings.PODIUM_LLM_TIMEOUT_SECONDS,
-                    max_retries=settings.PODIUM_LLM_MAX_RETRIES,
+                    timeout_s=settings.PODIUM_LLM_TIMEOUT_SECONDS,
+                    max_attempts=settings.PODIUM_LLM_MAX_RETRIES + 1,
+                    backoff_base_s=settings.PODIUM_LLM_BACKOFF_BASE_SECONDS,
                 )
     return _gateway
