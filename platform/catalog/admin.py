@@ -13,6 +13,9 @@ from catalog.validation import (
 
 
 class ModelEntryForm(forms.ModelForm):
+    api_base = forms.URLField(required=False, assume_scheme="https",
+                              help_text="optional OpenAI-compatible base URL")
+
     class Meta:
         model = ModelEntry
         exclude = ["created_by"]

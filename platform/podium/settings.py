@@ -161,7 +161,6 @@ USE_I18N = True
 USE_TZ = True
 
 LOGIN_URL = "/admin/login/"
-FORMS_URLFIELD_ASSUME_HTTPS = True
 
 # --- Security -----------------------------------------------------------------------------
 SECURE_CONTENT_TYPE_NOSNIFF = True
