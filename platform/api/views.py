@@ -1,8 +1,210 @@
+"""The JSON API. Reads are public; writes (submit, cancel, resume) need a staff API token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from catalog.models import Benchmark, ModelEntry
 from django.db import connection
 from django.http import JsonResponse
+from django.shortcuts import get_object_or_404
+from jobs.models import ItemResult, Job, Run
+from jobs.selectors import benchmarks_by_patterns, job_progress, models_by_names
+from jobs.services import job_cancel, job_resume, job_submit
+from leaderboard.models import FamilyScore, LeaderboardEntry
+from leaderboard.replay import ReplayError, game_frames
+
+from api.http import ApiError, api_view, error_response, json_body, paged
+from api.openapi import schema
+from api.serializers import (
+    benchmark_json,
+    entry_json,
+    family_score_json,
+    item_json,
+    job_json,
+    model_json,
+    run_json,
+)
+
+FAMILIES = set(Benchmark.Family.values)
 
 
 def health(request):
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
+
+
+@api_view({"GET": False})
+def openapi(request, token=None):
+    return JsonResponse(schema(), json_dumps_params={"indent": 1})
+
+
+@api_view({"GET": False})
+def leaderboard(request, token=None):
+    """Every active model with its per-family headline."""
+    family = request.GET.get("family", "")
+    if family and family not in FAMILIES:
+        raise ApiError(400, "bad_request", f"family must be one of {sorted(FAMILIES)}")
+    scores: dict[int, list[dict]] = {}
+    qs = FamilyScore.objects.all() if not family else FamilyScore.objects.filter(family=family)
+    for s in qs:
+        scores.setdefault(s.model_id, []).append(family_score_json(s))
+
+    def serialize(m: ModelEntry) -> dict[str, Any]:
+        return {**model_json(m), "families": scores.get(m.pk, [])}
+
+    return paged(request, ModelEntry.objects.filter(active=True).order_by("display_name"), serialize)
+
+
+@api_view({"GET": False})
+def family_leaderboard(request, family: str, token=None):
+    if family not in FAMILIES:
+        raise ApiError(404, "not_found", f"no family {family!r}; families: {sorted(FAMILIES)}")
+    qs = (LeaderboardEntry.objects.filter(family=family).select_related("model", "benchmark")
+          .order_by("benchmark__slug", "part", "-score", "id"))
+    group = request.GET.get("group")
+    if group:
+        qs = qs.filter(group=group)
+    return paged(request, qs, entry_json, per_page=100)
+
+
+@api_view({"GET": False})
+def models(request, token=None):
+    return paged(request, ModelEntry.objects.filter(active=True).order_by("display_name"), model_json)
+
+
+@api_view({"GET": False})
+def model_detail(request, slug: str, token=None):
+    m = get_object_or_404(ModelEntry, slug=slug)
+    entries = LeaderboardEntry.objects.filter(model=m).select_related("model", "benchmark").order_by("family", "benchmark__slug")
+    return {**model_json(m), "families": [family_score_json(s) for s in FamilyScore.objects.filter(model=m)],
+            "results": [entry_json(e) for e in entries]}
+
+
+@api_view({"GET": False})
+def benchmarks(request, token=None):
+    qs = Benchmark.objects.filter(active=True).select_related("judge")
+    family = request.GET.get("family")
+    if family:
+        qs = qs.filter(family=family)
+    return paged(request, qs.order_by("family", "slug"), benchmark_json, per_page=100)
+
+
+@api_view({"GET": False})
+def benchmark_detail(request, pk: int, token=None):
+    b = get_object_or_404(Benchmark.objects.select_related("judge"), pk=pk)
+    entries = LeaderboardEntry.objects.filter(benchmark=b).select_related("model", "benchmark").order_by("part", "-score")
+    return {**benchmark_json(b), "results": [entry_json(e) for e in entries]}
+
+
+@api_view({"GET": False, "POST": True})
+def jobs(request, token=None):
+    if request.method == "POST":
+        return _job_submit(request, token)
+    qs = Job.objects.order_by("-created_at")
+    status = request.GET.get("status")
+    if status:
+        if status not in Job.Status.values:
+            raise ApiError(400, "bad_request", f"status must be one of {Job.Status.values}")
+        qs = qs.filter(status=status)
+    return paged(request, qs, job_json)
+
+
+def _string_list(data: dict, field: str) -> list[str]:
+    value = data.get(field)
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+        raise ApiError(422, "invalid", f"{field} must be a non-empty list of strings")
+    if len(value) > 500:
+        raise ApiError(422, "invalid", f"{field} has more than 500 entries")
+    return value
+
+
+def _job_submit(request, token) -> JsonResponse:
+    data = json_body(request)
+    unknown = set(data) - {"models", "benchmarks", "samples", "name"}
+    if unknown:
+        raise ApiError(422, "invalid", f"unknown field(s): {', '.join(sorted(unknown))}")
+    model_names = _string_list(data, "models")
+    patterns = _string_list(data, "benchmarks")
+    samples = data.get("samples")
+    if samples is not None and (not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= 10000):
+        raise ApiError(422, "invalid", "samples must be an integer from 1 to 10000, or null")
+    name = data.get("name", "")
+    if not isinstance(name, str) or len(name) > 200:
+        raise ApiError(422, "invalid", "name must be a string of at most 200 characters")
+    job = job_submit(models=models_by_names(model_names), benchmarks=benchmarks_by_patterns(patterns),
+                     samples=samples, submitted_by=token.user, name=name)
+    response = JsonResponse(job_json(job), status=201)
+    response["Location"] = f"/api/jobs/{job.pk}"
+    return response
+
+
+@api_view({"GET": False})
+def job_detail(request, pk: int, token=None):
+    job = get_object_or_404(Job, pk=pk)
+    runs = Run.objects.filter(job=job).select_related("model", "benchmark").order_by("id")
+    return {**job_json(job), "live": job_progress(job_id=job.pk), "runs": [run_json(r) for r in runs]}
+
+
+@api_view({"POST": True})
+def job_cancel_view(request, pk: int, token=None):
+    job = get_object_or_404(Job, pk=pk)
+    if job.status == Job.Status.DONE:
+        raise ApiError(409, "conflict", f"job {job.pk} has already finished")
+    cancelled = job_cancel(job=job)
+    return {**job_json(job), "cancelled_items": cancelled}
+
+
+@api_view({"POST": True})
+def job_resume_view(request, pk: int, token=None):
+    job = get_object_or_404(Job, pk=pk)
+    requeued = job_resume(job=job)
+    job.refresh_from_db()
+    return {**job_json(job), "requeued_items": requeued}
+
+
+@api_view({"GET": False})
+def run_detail(request, pk: int, token=None):
+    run = get_object_or_404(Run.objects.select_related("model", "benchmark"), pk=pk)
+    return run_json(run, full=True)
+
+
+@api_view({"GET": False})
+def run_items(request, pk: int, token=None):
+    run = get_object_or_404(Run, pk=pk)
+    qs = ItemResult.objects.filter(run=run).order_by("item_key", "sample_index").defer(
+        "details", "transcript", "scores", "checkpoint")
+    state = request.GET.get("state")
+    if state:
+        if state not in ItemResult.State.values:
+            raise ApiError(400, "bad_request", f"state must be one of {ItemResult.State.values}")
+        qs = qs.filter(state=state)
+    return paged(request, qs, item_json, per_page=100)
+
+
+@api_view({"GET": False})
+def item_detail(request, pk: int, token=None):
+    return item_json(get_object_or_404(ItemResult, pk=pk), full=True)
+
+
+@api_view({"GET": False})
+def game_detail(request, pk: int, token=None):
+    """A game item replayed: Hanabi frames (state before each move) or chess positions."""
+    item = get_object_or_404(ItemResult.objects.select_related("run__benchmark"), pk=pk)
+    family = item.run.benchmark.family
+    details = dict(item.details or {})
+    if family == "hanabi":
+        try:
+            return {"id": item.pk, "family": family, **game_frames(details)}
+        except ReplayError as exc:
+            raise ApiError(422, "not_replayable", str(exc)) from None
+    if family == "chess":
+        from leaderboard.views_items import _positions
+
+        return {"id": item.pk, "family": family, "positions": _positions(details)}
+    raise ApiError(404, "not_found", f"item {pk} is a {family} item, not a game")
+
+
+def not_found(request, path: str = ""):
+    return error_response(404, "not_found", f"no API endpoint at /api/{path}")

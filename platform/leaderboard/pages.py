@@ -1,0 +1,97 @@
+"""Shared helpers of the page views: rendering with downloads, number formatting, links."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+from urllib.parse import urlencode
+
+from django.core.paginator import Page, Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from leaderboard.tables import Table, table_download
+
+# Scripts only from this origin: model text can never run even if some escaping were missed.
+# Plotly sets inline styles on the SVG it draws, hence style-src 'unsafe-inline'.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+PAGE_SIZE = 50
+_VOLATILE = {"download", "format"}
+
+
+def query_without(request: HttpRequest, drop: set[str]) -> str:
+    pairs = [(k, v) for k, values in request.GET.lists() if k not in drop for v in values]
+    return urlencode(pairs)
+
+
+def render_page(
+    request: HttpRequest, template: str, context: dict[str, Any], tables: list[Table] | tuple = ()
+) -> HttpResponse:
+    """Render a page, or one of its tables as CSV/JSON when ?download= asks for it."""
+    download = table_download(request, list(tables))
+    if download is not None:
+        return download
+    full = {
+        **context,
+        "tables": {t.name.replace("-", "_"): t for t in tables},
+        "query": query_without(request, _VOLATILE),
+        "sort_query": query_without(request, _VOLATILE | {"sort", "dir", "page"}),
+        "page_query": query_without(request, _VOLATILE | {"page"}),
+    }
+    response = render(request, template, full)
+    response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    return response
+
+
+def paginate(request: HttpRequest, items, per_page: int = PAGE_SIZE) -> Page:
+    return Paginator(items, per_page).get_page(request.GET.get("page"))
+
+
+def finite(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def fmt(value: Any, digits: int = 1) -> str:
+    number = finite(value)
+    if number is None:
+        return "—"
+    return f"{number:,.{digits}f}"
+
+
+def pm(score: Any, se: Any, digits: int = 1) -> str:
+    if finite(score) is None:
+        return "—"
+    if finite(se) is None:
+        return fmt(score, digits)
+    return f"{fmt(score, digits)} ± {fmt(se, digits)}"
+
+
+def pct(rate: Any, digits: int = 1) -> str:
+    number = finite(rate)
+    return "—" if number is None else f"{100.0 * number:.{digits}f}%"
+
+
+def money(value: Any) -> str:
+    number = finite(value)
+    return "—" if number is None else f"${number:,.4f}"
+
+
+def run_url(run_id: int | None) -> str:
+    return reverse("leaderboard:run", args=[run_id]) if run_id else ""
+
+
+def model_url(slug: str) -> str:
+    return reverse("leaderboard:model", args=[slug])
+
+
+def chart(fig, chart_id: str) -> dict[str, Any]:
+    """A plotly figure as the page embeds it: JSON in a <script type="application/json"> block
+    (Django's json_script escapes <, > and &), drawn by static/js/charts.js."""
+    return {"id": chart_id, "json_id": f"{chart_id}-data", "data": json.loads(fig.to_json())}

@@ -1,0 +1,84 @@
+"""Writes of the leaderboard read model. The job engine calls leaderboard_refresh_run."""
+
+from __future__ import annotations
+
+from catalog.models import Benchmark
+from django.db import transaction
+from jobs.models import Run
+
+from leaderboard.models import FamilyScore, LeaderboardEntry
+from leaderboard.summaries import entry_values, mean_with_se
+
+
+def _latest_aggregated_run(model_id: int, benchmark_id: int) -> Run | None:
+    return (
+        Run.objects.filter(model_id=model_id, benchmark_id=benchmark_id, aggregated_at__isnull=False)
+        .exclude(metrics={})
+        .order_by("-aggregated_at", "-id")
+        .first()
+    )
+
+
+@transaction.atomic
+def leaderboard_refresh_pair(*, model_id: int, benchmark_id: int) -> list[LeaderboardEntry]:
+    """Rebuild the entries of one (model, benchmark) from its latest aggregated run."""
+    benchmark = Benchmark.objects.get(pk=benchmark_id)
+    run = _latest_aggregated_run(model_id, benchmark_id)
+    LeaderboardEntry.objects.filter(model_id=model_id, benchmark_id=benchmark_id).delete()
+    entries: list[LeaderboardEntry] = []
+    if run is not None:
+        for values in entry_values(benchmark.family, dict(run.metrics or {}), benchmark.name):
+            entries.append(LeaderboardEntry(
+                model_id=model_id, benchmark=benchmark, part=values.part, family=benchmark.family,
+                group=values.group, label=values.label, run=run, score=values.score,
+                score_se=values.score_se, score_lo=values.score_lo, score_hi=values.score_hi,
+                norm=values.norm, norm_se=values.norm_se, summary=values.summary,
+                input_tokens=run.input_tokens, output_tokens=run.output_tokens,
+                cost_usd=run.cost_usd + run.judge_cost_usd,
+            ))
+        LeaderboardEntry.objects.bulk_create(entries)
+    family_score_refresh(model_id=model_id, family=benchmark.family)
+    return entries
+
+
+def family_score_refresh(*, model_id: int, family: str) -> FamilyScore | None:
+    """Recompute a model's family headline: mean of its normalised entries. A HiPhO exam graded
+    both alone and inside a suite counts once (the most recent)."""
+    latest: dict[str, LeaderboardEntry] = {}
+    for entry in (
+        LeaderboardEntry.objects.filter(model_id=model_id, family=family, norm__isnull=False)
+        .order_by("run__aggregated_at", "id")
+    ):
+        key = entry.group if family == "hipho" else f"{entry.benchmark_id}:{entry.part}"
+        latest[key] = entry  # later rows win
+    values = [(e.norm, e.norm_se) for e in latest.values()]
+    if not values:
+        FamilyScore.objects.filter(model_id=model_id, family=family).delete()
+        return None
+    score, se = mean_with_se(values)
+    obj, _ = FamilyScore.objects.update_or_create(
+        model_id=model_id, family=family,
+        defaults={"score": score, "score_se": se, "n_entries": len(values)},
+    )
+    return obj
+
+
+def leaderboard_refresh_run(run_id: int) -> list[LeaderboardEntry]:
+    """Called by the engine after a run is aggregated (Run.metrics written, aggregated_at set).
+    Idempotent; safe to call for any run, including an older one (the latest run wins)."""
+    run = Run.objects.only("model_id", "benchmark_id").get(pk=run_id)
+    return leaderboard_refresh_pair(model_id=run.model_id, benchmark_id=run.benchmark_id)
+
+
+def leaderboard_refresh_all() -> int:
+    """Rebuild everything (management command / after a data migration). Returns pairs refreshed."""
+    pairs = (
+        Run.objects.filter(aggregated_at__isnull=False).values_list("model_id", "benchmark_id").distinct()
+    )
+    count = 0
+    for model_id, benchmark_id in pairs:
+        leaderboard_refresh_pair(model_id=model_id, benchmark_id=benchmark_id)
+        count += 1
+    return count
+
+

@@ -1,0 +1,136 @@
+"""Tables that render as HTML and download as CSV and JSON from the same rows.
+
+A view builds ``Table`` objects; the generic template ``leaderboard/_table.html`` draws them and
+``table_download`` turns one into a CSV or JSON response, so every table on the site can be
+downloaded without per-page code.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import HttpResponse, JsonResponse
+
+# A spreadsheet treats a cell starting with these as a formula (CSV injection).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(value: Any) -> Any:
+    """Prefix text cells that a spreadsheet would run as a formula with a single quote."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+@dataclass
+class Cell:
+    value: Any  # the raw value: what CSV and JSON carry
+    text: str | None = None  # what the page shows (defaults to the value)
+    href: str = ""
+    badge: str = ""  # css modifier: gold / silver / bronze / ok / bad …
+    title: str = ""
+    sub: str = ""  # a smaller second line (e.g. ± SE or a rank interval)
+
+    @property
+    def display(self) -> str:
+        if self.text is not None:
+            return self.text
+        if self.value is None:
+            return "—"
+        return str(self.value)
+
+
+@dataclass
+class Column:
+    key: str
+    label: str
+    numeric: bool = False
+    sort: str = ""  # the ?sort= value this header links to ("" = not sortable)
+    title: str = ""
+    hidden: bool = False  # in the downloads only (e.g. the SE next to a score)
+
+
+@dataclass
+class Table:
+    name: str  # unique on the page; ?download=<name>
+    title: str
+    columns: list[Column]
+    rows: list[dict[str, Cell]] = field(default_factory=list)
+    caption: str = ""
+    empty: str = "Nothing here yet."
+    row_css: list[str] = field(default_factory=list)
+
+    def add(self, _css: str = "", **cells: Any) -> None:
+        self.rows.append({k: v if isinstance(v, Cell) else Cell(v) for k, v in cells.items()})
+        self.row_css.append(_css)
+
+    @property
+    def visible_columns(self) -> list[Column]:
+        return [c for c in self.columns if not c.hidden]
+
+    @property
+    def html_rows(self) -> list[dict[str, Any]]:
+        visible = self.visible_columns
+        return [
+            {"css": css, "cells": [{"cell": row.get(c.key), "numeric": c.numeric} for c in visible]}
+            for row, css in zip(self.rows, self.row_css)
+        ]
+
+    def records(self) -> list[dict[str, Any]]:
+        out = []
+        for row in self.rows:
+            record = {}
+            for col in self.columns:
+                cell = row.get(col.key)
+                record[col.key] = cell.value if cell is not None else None
+            out.append(record)
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, sort_keys=True)
+    return value
+
+
+def table_csv(table: Table) -> HttpResponse:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow([csv_safe(c.label) for c in table.columns])
+    for record in table.records():
+        writer.writerow([csv_safe(_plain(record[c.key])) for c in table.columns])
+    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{table.name}.csv"'
+    return response
+
+
+def table_json(table: Table) -> JsonResponse:
+    payload = {
+        "table": table.name,
+        "title": table.title,
+        "columns": [{"key": c.key, "label": c.label} for c in table.columns],
+        "rows": table.records(),
+    }
+    response = JsonResponse(payload, json_dumps_params={"allow_nan": False}, safe=True)
+    response["Content-Disposition"] = f'attachment; filename="{table.name}.json"'
+    return response
+
+
+def table_download(request, tables: list[Table]) -> HttpResponse | None:
+    """The download response when the request asks for one (?download=<name>&format=csv|json)."""
+    name = request.GET.get("download")
+    if not name:
+        return None
+    fmt = request.GET.get("format", "csv")
+    for table in tables:
+        if table.name == name:
+            if fmt == "json":
+                return table_json(table)
+            if fmt == "csv":
+                return table_csv(table)
+            return HttpResponse("format must be csv or json", status=400, content_type="text/plain")
+    return HttpResponse("no such table on this page", status=404, content_type="text/plain")

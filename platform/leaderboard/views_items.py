@@ -1,0 +1,144 @@
+"""One item: transcript viewer, full text of a long entry, Hanabi replay, chess position viewer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from jobs.models import ItemResult, LLMCall
+
+from leaderboard.board import BadPositionError, board_squares, side_to_move
+from leaderboard.pages import fmt, money, render_page, run_url
+from leaderboard.replay import ReplayError, game_frames
+from leaderboard.tables import Cell, Column, Table
+from leaderboard.urls_helpers import item_url
+
+# Long model replies are cut here on the page, with a link to the whole text.
+SHOWN_CHARS = 4000
+
+
+def _item(pk: int) -> ItemResult:
+    return get_object_or_404(ItemResult.objects.select_related("run__model", "run__benchmark", "run__job"), pk=pk)
+
+
+def _entry_view(item_id: int, index: int, entry: Any) -> dict[str, Any]:
+    if not isinstance(entry, dict):
+        entry = {"role": "note", "text": entry}
+    text = entry.get("text")
+    text = text if isinstance(text, str) else json.dumps(text, indent=2, default=str)
+    extra = {k: v for k, v in entry.items() if k not in ("role", "text")}
+    return {
+        "index": index, "role": str(entry.get("role", "note")), "text": text[:SHOWN_CHARS],
+        "truncated": len(text) > SHOWN_CHARS, "length": len(text),
+        "full_url": reverse("leaderboard:item_text", args=[item_id, index]),
+        "extra": json.dumps(extra, indent=2, sort_keys=True, default=str)[:SHOWN_CHARS] if extra else "",
+    }
+
+
+def item_detail(request, pk: int):
+    item = _item(pk)
+    transcript = item.transcript if isinstance(item.transcript, list) else []
+    entries = [_entry_view(item.pk, i, e) for i, e in enumerate(transcript)]
+    calls = Table("item-calls", "Model calls", [
+        Column("purpose", "Purpose"), Column("model", "Model"), Column("tokens", "Tokens in/out", numeric=True),
+        Column("cost", "Cost", numeric=True), Column("latency", "Latency (ms)", numeric=True),
+        Column("cache", "Cache hit"), Column("error", "Error"),
+    ])
+    for call in LLMCall.objects.filter(item=item).order_by("id")[:200]:
+        calls.add(purpose=Cell(call.purpose), model=Cell(call.model),
+                  tokens=Cell(call.input_tokens + call.output_tokens, f"{call.input_tokens:,} / {call.output_tokens:,}"),
+                  cost=Cell(call.cost_usd, money(call.cost_usd)), latency=Cell(call.latency_ms),
+                  cache=Cell(call.cache_hit, "yes" if call.cache_hit else "no"),
+                  error=Cell(call.error_class or None, f"{call.error_class}: {call.error_message[:200]}" if call.error_class else "—"))
+    details = json.dumps(item.details, indent=2, sort_keys=True, default=str)
+    return render_page(request, "leaderboard/item.html", {
+        "item": item, "run": item.run, "entries": entries, "views": item_url(item.pk, item.run.benchmark.family),
+        "details": details[:SHOWN_CHARS * 4], "details_truncated": len(details) > SHOWN_CHARS * 4,
+        "scores": json.dumps(item.scores, indent=2, sort_keys=True, default=str),
+        "run_url": run_url(item.run_id), "score": fmt(item.score, 3),
+    }, [calls])
+
+
+def item_text(request, pk: int, index: int):
+    """One transcript entry in full, as plain text (never HTML, so nothing in it can run)."""
+    item = get_object_or_404(ItemResult.objects.only("transcript"), pk=pk)
+    transcript = item.transcript if isinstance(item.transcript, list) else []
+    if not 0 <= index < len(transcript):
+        raise Http404("no such transcript entry")
+    entry = transcript[index]
+    text = entry.get("text") if isinstance(entry, dict) else entry
+    text = text if isinstance(text, str) else json.dumps(text, indent=2, default=str)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    return response
+
+
+def replay(request, pk: int):
+    item = _item(pk)
+    if item.run.benchmark.family != "hanabi":
+        raise Http404("not a Hanabi game")
+    error = ""
+    data: dict[str, Any] = {"frames": []}
+    try:
+        data = game_frames(dict(item.details or {}))
+    except ReplayError as exc:
+        error = str(exc)
+    return render_page(request, "leaderboard/replay.html", {
+        "item": item, "run": item.run, "replay": data, "error": error,
+        "n_frames": len(data.get("frames", [])), "run_url": run_url(item.run_id),
+    })
+
+
+def _positions(details: dict[str, Any]) -> list[dict[str, Any]]:
+    for key in ("positions", "moves", "plies"):
+        value = details.get(key)
+        if isinstance(value, list) and value and all(isinstance(p, dict) and p.get("fen") for p in value):
+            return value
+    return [details] if details.get("fen") else []
+
+
+def _first(d: dict[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if d.get(key) not in (None, ""):
+            return d[key]
+    return None
+
+
+def position(request, pk: int):
+    item = _item(pk)
+    if item.run.benchmark.family != "chess":
+        raise Http404("not a chess item")
+    positions = _positions(dict(item.details or {}))
+    try:
+        index = int(request.GET.get("i", 0))
+    except ValueError:
+        index = 0
+    index = max(0, min(index, len(positions) - 1)) if positions else 0
+    context: dict[str, Any] = {"item": item, "run": item.run, "run_url": run_url(item.run_id),
+                               "n": len(positions), "index": index, "error": ""}
+    if positions:
+        p = positions[index]
+        model_move = _first(p, "model_move", "move", "parsed_move", "played")
+        best_move = _first(p, "best_move", "engine_best", "engine_move", "best")
+        reasoning = _first(p, "reasoning", "reply", "explanation")
+        if reasoning is None:
+            replies = [e.get("text") for e in (item.transcript or []) if isinstance(e, dict) and e.get("role") == "reply"]
+            reasoning = replies[index] if index < len(replies) else (replies[-1] if replies else "")
+        reasoning = reasoning if isinstance(reasoning, str) else json.dumps(reasoning, default=str)
+        try:
+            squares = board_squares(str(p["fen"]), model_move=model_move, best_move=best_move,
+                                    flip=side_to_move(str(p["fen"])) == "black")
+        except BadPositionError as exc:
+            squares, context["error"] = [], str(exc)
+        facts = {k: v for k, v in p.items()
+                 if k not in ("fen", "reasoning", "reply", "explanation") and not isinstance(v, (dict, list))}
+        context.update({
+            "fen": p["fen"], "squares": squares, "model_move": model_move, "best_move": best_move,
+            "reasoning": reasoning[:SHOWN_CHARS], "reasoning_truncated": len(reasoning) > SHOWN_CHARS,
+            "facts": sorted(facts.items()), "to_move": side_to_move(str(p["fen"])),
+            "prev": index - 1 if index > 0 else None, "next": index + 1 if index + 1 < len(positions) else None,
+        })
+    return render_page(request, "leaderboard/position.html", context)

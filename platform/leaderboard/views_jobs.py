@@ -1,0 +1,107 @@
+"""Queue, job page with live progress, and the staff-only cancel / resume buttons."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from jobs.models import Job, Run
+from jobs.selectors import job_progress
+from jobs.services import job_cancel, job_resume
+
+from leaderboard.pages import fmt, model_url, paginate, pm, render_page, run_url
+from leaderboard.tables import Cell, Column, Table
+
+LIVE = (Job.Status.PENDING, Job.Status.RUNNING)
+
+
+def _job_row(table: Table, job: Job) -> None:
+    table.add(
+        job=Cell(job.pk, f"#{job.pk} {job.name}"[:80], href=reverse("leaderboard:job", args=[job.pk])),
+        status=Cell(job.status, badge=job.status),
+        progress=Cell(round(job.progress, 4), f"{job.ended_items}/{job.total_items} ({100 * job.progress:.0f}%)"),
+        failed=Cell(job.failed_items), submitted=Cell(job.created_at.isoformat(timespec="seconds")),
+        finished=Cell(job.finished_at.isoformat(timespec="seconds") if job.finished_at else None),
+    )
+
+
+def _job_columns() -> list[Column]:
+    return [Column("job", "Job"), Column("status", "Status"), Column("progress", "Progress", numeric=True),
+            Column("failed", "Failed", numeric=True), Column("submitted", "Submitted"),
+            Column("finished", "Finished")]
+
+
+def queue(request):
+    live = Table("queue-live", "Pending and running", _job_columns(), empty="The queue is empty.")
+    for job in Job.objects.filter(status__in=LIVE).order_by("created_at")[:200]:
+        _job_row(live, job)
+    page = paginate(request, Job.objects.exclude(status__in=LIVE).order_by("-created_at"))
+    finished = Table("queue-finished", "Finished", _job_columns())
+    for job in page.object_list:
+        _job_row(finished, job)
+    return render_page(request, "leaderboard/queue.html", {"page": page}, [live, finished])
+
+
+def _run_rows(job: Job) -> list[dict]:
+    return [
+        {"id": r.pk, "model": r.model.display_name, "model_slug": r.model.slug, "benchmark": r.benchmark.slug,
+         "status": r.status, "done": r.done_items, "failed": r.failed_items, "total": r.total_items,
+         "score": r.score, "score_se": r.score_se, "url": run_url(r.pk)}
+        for r in Run.objects.filter(job=job).select_related("model", "benchmark").order_by("id")
+    ]
+
+
+def job_detail(request, pk: int):
+    job = get_object_or_404(Job, pk=pk)
+    progress = job_progress(job_id=job.pk)
+    runs = Table("job-runs", "Runs", [
+        Column("run", "Run"), Column("model", "Model"), Column("benchmark", "Benchmark"),
+        Column("status", "Status"), Column("items", "Done / failed / total", numeric=True),
+        Column("score", "Score", numeric=True), Column("score_se", "SE", hidden=True),
+    ])
+    for r in _run_rows(job):
+        runs.add(run=Cell(r["id"], f"#{r['id']}", href=r["url"]), model=Cell(r["model"], href=model_url(r["model_slug"])),
+                 benchmark=Cell(r["benchmark"]), status=Cell(r["status"], badge=r["status"]),
+                 items=Cell(r["done"], f"{r['done']} / {r['failed']} / {r['total']}"),
+                 score=Cell(r["score"], pm(r["score"], r["score_se"], 2), href=r["url"]), score_se=Cell(r["score_se"]))
+    return render_page(request, "leaderboard/job.html", {
+        "job": job, "progress": progress, "live": job.status in LIVE,
+        "percent": fmt(100.0 * job.progress, 0),
+        "can_cancel": job.status in LIVE, "can_resume": job.failed_items > 0 or job.status == Job.Status.CANCELLED,
+    }, [runs])
+
+
+def job_progress_json(request, pk: int):
+    job = get_object_or_404(Job, pk=pk)
+    data = job_progress(job_id=job.pk)
+    data["fraction"] = job.progress
+    data["ended"] = job.ended_items
+    data["runs"] = [{k: v for k, v in r.items() if k != "model_slug"} for r in _run_rows(job)]
+    response = JsonResponse(data)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _staff_job(request, pk: int) -> Job:
+    if not (request.user.is_authenticated and request.user.is_active and request.user.is_staff):
+        raise PermissionDenied("staff only")
+    return get_object_or_404(Job, pk=pk)
+
+
+@require_POST
+def job_cancel_view(request, pk: int):
+    job = _staff_job(request, pk)
+    n = job_cancel(job=job)
+    messages.info(request, f"Cancelled job #{job.pk}: {n} pending item(s) will not run.")
+    return redirect("leaderboard:job", pk=job.pk)
+
+
+@require_POST
+def job_resume_view(request, pk: int):
+    job = _staff_job(request, pk)
+    n = job_resume(job=job)
+    messages.info(request, f"Resumed job #{job.pk}: {n} item(s) re-queued.")
+    return redirect("leaderboard:job", pk=job.pk)
