@@ -1,7 +1,10 @@
 """What the player to move may know, computed once per turn for the rules to read.
 
 Only information the seat is entitled to: the other hands, the hint knowledge on every card,
-the fireworks, discards and tokens. Probabilities weight each card type consistent with the
+the fireworks, discards and tokens. "Surely" playable / useless is judged from the hints
+alone, as the published agents' safe-play and Osawa-discard rules do (with card counting
+added, IGGI/Internal/Outer score 1-2 points above the published self-play means).
+Probabilities weight each card type consistent with the
 hints by the copies of it this player cannot see (the deck plus their own hand); like the
 published agents, the slots of one's own hand are treated independently.
 """
@@ -69,6 +72,15 @@ class BotView:
         poss = self.possible(index)
         total = sum(poss.values())
         return sum(n for c, n in poss.items() if self.useless(c)) / total if total else 0.0
+
+    def surely_playable(self, index: int) -> bool:
+        """Every card type the hints allow is playable (hints only, no counting)."""
+        know = self.game.knowledge[self.me][index]
+        return all(self.playable(c) for c in range(25) if know.may_be(c))
+
+    def surely_useless(self, index: int) -> bool:
+        """Every card type the hints allow is useless (hints only, no counting)."""
+        return self.knows_useless(self.me, index)
 
     def certain_card(self, index: int) -> int | None:
         """The card's identity when hints alone pin both colour and rank."""
