@@ -39,13 +39,14 @@ def run(model_entry: ModelEntry, bench: Benchmark, metrics: dict[str, Any] | Non
     """A finished, aggregated run (metrics None: still running, not aggregated)."""
     metrics = metrics or {}
     done = metrics.get("n_items", 0)
+    fields.setdefault("total_items", done)
+    fields.setdefault("done_items", done)
     r = Run.objects.create(
         job=job_obj or job(status=Job.Status.DONE), model=model_entry, benchmark=bench,
         status=Run.Status.DONE if metrics else Run.Status.RUNNING,
         spec={"benchmark_version": bench.version, "prompt_hash": "abc123", "grader_version": "1",
               "code_version": "test", "config": bench.config},
         spec_hash="f" * 64, metrics=metrics, score=metrics.get("score"), score_se=metrics.get("score_se"),
-        total_items=done, done_items=done,
         aggregated_at=timezone.now() if metrics else None,
         finished_at=timezone.now() if metrics else None, **fields,
     )
@@ -148,7 +149,7 @@ def populated_site() -> dict[str, Any]:
         "hipho": item(runs["alpha-ipho"], "T1", transcript=[
             {"role": "prompt", "text": "Solve T1."}, {"role": "reply", "text": XSS},
             {"role": "parsed", "text": "E = mc^2"}, {"role": "grading", "text": "rule: numeric match", "rule": "sympy"}]),
-        "hanabi": item(runs["alpha-hanabi"], "seed-7", details=hanabi_game_details(), transcript=[
+        "hanabi": item(runs["alpha-hanabi"], "seed-7", details=hanabi_game_details(reply=XSS), transcript=[
             {"role": "reply", "text": XSS}]),
         "chess": item(runs["alpha-best"], "pos-1", details={
             "fen": "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
