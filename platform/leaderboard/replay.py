@@ -2,8 +2,8 @@
 
 A game is fully described by (seed, players, moves) (games.hanabi.HanabiGame.replay), so the
 viewer rebuilds every state from the item's details rather than storing 80 snapshots. The
-per-move records of details["moves"] may be plain HLE strings or dicts carrying the model's
-reply, the parsed move and whether a fallback move was used.
+per-move records of details["moves"] are evaluators.hanabi TurnRecord dicts (turn, seat, agent,
+move, move_index, fallback, rule, raw_replies, errors, reason, regret) or plain HLE strings.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 MOVE_KEYS = ("move", "action", "hle", "applied")
+MAX_ATTEMPTS = 10  # reply attempts shown per turn (re-asks)
 
 
 class ReplayError(ValueError):
@@ -75,13 +76,26 @@ def game_frames(details: dict[str, Any]) -> dict[str, Any]:
         except ValueError as exc:
             raise ReplayError(f"move {index} {text!r} does not replay: {exc}") from exc
         info = record if isinstance(record, dict) else {}
+        replies = info.get("raw_replies")
+        if not isinstance(replies, list):
+            replies = [info.get("reply") or info.get("raw")] if (info.get("reply") or info.get("raw")) else []
+        errors = info.get("errors") if isinstance(info.get("errors"), list) else []
+        parsed = info.get("parsed") or info.get("parsed_move")
+        if not parsed and info.get("move_index") is not None:
+            parsed = f"legal move #{info['move_index']}: {text}"
+        regret = info.get("regret")
+        if isinstance(regret, dict):
+            regret = regret.get("regret")
         frame["move"] = {
             "text": text, "describe": applied.describe(), "seat": applied.player,
-            "reply": _text(info.get("reply") or info.get("raw")),
-            "parsed": _text(info.get("parsed") or info.get("parsed_move")),
+            "agent": _text(info.get("agent"), 200), "rule": _text(info.get("rule"), 200),
+            "reason": _text(info.get("reason")),
+            "replies": [_text(r) for r in replies[:MAX_ATTEMPTS]],
+            "errors": [_text(e, 2000) for e in errors[:MAX_ATTEMPTS]],
+            "parsed": _text(parsed),
             "fallback": bool(info.get("fallback")),
-            "fallback_reason": _text(info.get("fallback_reason") or info.get("error")),
-            "regret": info.get("regret"),
+            "fallback_reason": _text(info.get("fallback_reason") or ("; ".join(map(str, errors)) if info.get("fallback") else "")),
+            "regret": regret if isinstance(regret, (int, float)) else None,
         }
         frames.append(frame)
     final = snapshot()

@@ -50,17 +50,25 @@
     mv.className = "move";
     if (f.move) {
       if (f.move.fallback) { mv.className = "move fallback"; }
-      mv.appendChild(el("div", "", "P" + f.move.seat + ": " + f.move.describe + " [" + f.move.text + "]"));
+      mv.appendChild(el("div", "", "P" + f.move.seat + (f.move.agent ? " (" + f.move.agent + ")" : "") +
+        ": " + f.move.describe + " [" + f.move.text + "]"));
       if (f.move.fallback) {
         mv.appendChild(el("div", "fallback-flag", "fallback move" + (f.move.fallback_reason ? ": " + f.move.fallback_reason : "")));
       }
+      if (f.move.rule) { mv.appendChild(el("div", "", "bot rule: " + f.move.rule)); }
       if (f.move.parsed) { mv.appendChild(el("div", "", "parsed: " + f.move.parsed)); }
-      if (f.move.reply) {
-        var details = el("details");
-        details.appendChild(el("summary", "", "model reply"));
-        details.appendChild(el("pre", "text", f.move.reply));
-        mv.appendChild(details);
+      if (f.move.reason) { mv.appendChild(el("div", "", "stated reason: " + f.move.reason)); }
+      if (f.move.regret !== null && f.move.regret !== undefined) {
+        mv.appendChild(el("div", "", "regret: " + Number(f.move.regret).toFixed(2)));
       }
+      (f.move.replies || []).forEach(function (reply, i) {
+        var details = el("details", "reply");
+        var rejected = f.move.errors && i < f.move.errors.length && (i < f.move.replies.length - 1 || f.move.fallback);
+        details.appendChild(el("summary", "", "model reply " + (i + 1) + (rejected ? " (rejected: " + f.move.errors[i] + ")" : "")));
+        details.appendChild(el("pre", "text", reply));
+        if (i === f.move.replies.length - 1) { details.open = true; }
+        mv.appendChild(details);
+      });
     } else {
       mv.appendChild(el("div", "", "end of game"));
     }

@@ -1,7 +1,6 @@
 import pytest
-from django.contrib.auth import get_user_model
-
 from api.services import api_token_create, api_token_revoke
+from django.contrib.auth import get_user_model
 
 
 @pytest.fixture

@@ -3,11 +3,10 @@
 import json
 
 import pytest
-
 from api.http import MAX_BODY_BYTES
 from jobs.models import ItemResult, Job
+
 from tests.api.conftest import bearer
-from tests.leaderboard import factories as f
 
 pytestmark = pytest.mark.django_db
 

@@ -115,8 +115,11 @@ def hanabi_game_details(seed: int = 7, players: int = 2, turns: int = 6, *, repl
     for t in range(turns):
         legal = game.legal_moves()
         move = legal[-1] if t % 2 else legal[0]
-        moves.append({"move": move, "seat": game.current_player, "reply": f"{reply} (turn {t})",
-                      "parsed": move, "fallback": t == 3, "fallback_reason": "unparseable reply" if t == 3 else ""})
+        # the shape of evaluators.hanabi TurnRecord.to_json()
+        moves.append({"turn": t, "seat": game.current_player, "agent": "m-a" if t % 2 == 0 else "m-b",
+                      "move": move, "move_index": 0, "fallback": t == 3, "rule": None, "prompt_hash": "p",
+                      "raw_replies": [f"{reply} (turn {t})"], "errors": ["unparseable reply"] if t == 3 else [],
+                      "reason": None, "input_tokens": 10, "output_tokens": 5})
         game.apply(move)
     return {"seed": seed, "players": players, "seat_models": ["m-a", "m-b"][:players] + ["bot"] * (players - 2),
             "moves": moves}

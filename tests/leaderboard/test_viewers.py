@@ -2,9 +2,9 @@
 
 import pytest
 from django.urls import reverse
-
 from leaderboard.board import BadPositionError, board_squares
 from leaderboard.replay import ReplayError, game_frames
+
 from tests.leaderboard import factories as f
 
 
@@ -18,7 +18,7 @@ def test_frames_replay_the_game_with_what_each_seat_sees():
     assert [len(h["cards"]) for h in first["hands"]] == [5, 5]
     assert all(k == "XX" for h in first["hands"] for k in h["knows"])  # nobody knows anything yet
     assert frames[3]["move"]["fallback"] and frames[3]["move"]["fallback_reason"] == "unparseable reply"
-    assert frames[0]["move"]["reply"] == "I play card 0 (turn 0)"
+    assert frames[0]["move"]["replies"] == ["I play card 0 (turn 0)"] and frames[0]["move"]["agent"] == "m-a"
     # a hint spends a token and shows up in the knowledge of the hinted seat afterwards
     for before, after in zip(frames, frames[1:]):
         if before["move"]["text"].startswith("Reveal"):
