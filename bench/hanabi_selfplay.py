@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.hanabi.bots import BOT_CLASSES, bot_game  # noqa: E402
+from games.hanabi.bots import BOT_CLASSES, bot_game
 
 # self-play means (HLE score) for 2/3/4/5 players, from the reference table
 REFERENCE = {

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pyspiel  # noqa: E402
+import pyspiel
 
-from games.hanabi.bots import bot_game  # noqa: E402
+from games.hanabi.bots import bot_game
 
 
 def openspiel_random_rate(players: int, seconds: float) -> tuple[float, float]:

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -80,7 +80,7 @@ TEMPLATE_HASH = stable_hash({"version": PROMPT_VERSION, "system": SYSTEM, "reask
                              "recent": RECENT_MOVES})
 
 
-def _set_text(mask_values: Sequence[Any]) -> str:
+def _set_text(mask_values: Iterable[Any]) -> str:
     return "".join(str(v) for v in mask_values)
 
 
@@ -131,8 +131,8 @@ def render_state(game: HanabiGame, seat: int, setting: Setting) -> str:
     out = [
         f"You are P{seat} in a {game.players}-player game. Turn {game.turn + 1}.",
         f"Fireworks: {fw} (score {game.fireworks_score}/25)",
-        f"Information tokens: {game.info_tokens}/{MAX_INFO_TOKENS}. "
-        f"Lives: {game.lives}/{MAX_LIFE_TOKENS}. Cards left in deck: {game.deck_size}.",
+        (f"Information tokens: {game.info_tokens}/{MAX_INFO_TOKENS}. "
+         f"Lives: {game.lives}/{MAX_LIFE_TOKENS}. Cards left in deck: {game.deck_size}."),
         f"Discard pile: {discards}",
         "Your hand (you cannot see it; oldest first):",
         *_hand_lines(game, seat, seat, possibilities=sherlock),

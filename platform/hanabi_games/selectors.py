@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from evaluators.hanabi import trajectory
 from jobs.models import ItemResult, Run
+
+from evaluators.hanabi import trajectory
 
 
 def run_trajectories(*, run: Run) -> Iterator[dict[str, Any]]:

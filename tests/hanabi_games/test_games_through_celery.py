@@ -9,17 +9,17 @@ import json
 import re
 
 import pytest
-from django.core.management import call_command
-
 from catalog.models import ModelEntry
+from django.core.management import call_command
 from hanabi_games.selectors import crossplay_matrix
 from jobs import services
 from jobs.models import ItemResult, Job, LLMCall
+
 from tests.fixtures.services import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LEGAL = re.compile(r"^(\d+)\. \((\w+)", re.M)
+LEGAL = re.compile(r"^(\d+)\. \((\w+)", re.MULTILINE)
 TURN = re.compile(r"Turn (\d+)\.")
 
 
@@ -53,7 +53,7 @@ def test_fake_model_plays_all_settings_and_cross_play_through_celery(
     bots = services.job_submit(models=[iggi], benchmarks=[hanabi_catalog["hanabi-bots-2p"]],
                                samples=4)
     for j in (job, bots):
-        wait_for(lambda: Job.objects.get(pk=j.pk).status == Job.Status.DONE, timeout=420,
+        wait_for(lambda j=j: Job.objects.get(pk=j.pk).status == Job.Status.DONE, timeout=420,
                  what=f"job {j.pk} to finish")
     job.refresh_from_db()
     assert job.failed_items == 0 and job.done_items == job.total_items == 8

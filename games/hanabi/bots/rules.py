@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.hanabi.cards import COLOURS, NUM_RANKS
 from games.hanabi.bots.view import BotView
+from games.hanabi.cards import COLOURS, NUM_RANKS
 
 
 @dataclass(frozen=True)

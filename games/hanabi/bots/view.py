@@ -18,7 +18,7 @@ from games.hanabi.state import HanabiGame
 
 
 class BotView:
-    __slots__ = ("game", "me", "rng", "legal", "_legal_set", "unseen", "_possible", "_useless")
+    __slots__ = ("_legal_set", "_possible", "_useless", "game", "legal", "me", "rng", "unseen")
 
     def __init__(self, game: HanabiGame, rng: random.Random) -> None:
         self.game = game

@@ -8,7 +8,7 @@ import re
 
 from evaluators.base import Completion
 
-LEGAL_LINE = re.compile(r"^(\d+)\. \((\w+)", re.M)
+LEGAL_LINE = re.compile(r"^(\d+)\. \((\w+)", re.MULTILINE)
 
 
 class ScriptedModel:

@@ -25,6 +25,6 @@ class Command(BaseCommand):
                 f"{cells[c]['score']:>{width + 2}.2f}" if c in cells and cells[c]["score"] is not None
                 else f"{'-':>{width + 2}}" for c in agents)
             self.stdout.write(f"{row:<{width}}{line}")
-        fmt = lambda v: "n/a" if v is None else f"{v:.2f}"  # noqa: E731
+        fmt = lambda v: "n/a" if v is None else f"{v:.2f}"
         self.stdout.write(f"self-play (diagonal) mean {fmt(mx['diagonal_mean'])}, cross-play mean "
                           f"{fmt(mx['off_diagonal_mean'])}, gap {fmt(mx['gap'])}")
