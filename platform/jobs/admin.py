@@ -69,7 +69,7 @@ class JobAdmin(admin.ModelAdmin):
                 form.add_error(None, exc)
             else:
                 self.message_user(request, f"Submitted {job} with {job.total_items} items.")
-                return redirect(reverse("admin:jobs_job_change", args=[job.pk]))
+                return redirect(reverse("leaderboard:job", args=[job.pk]))
         context = {**self.admin_site.each_context(request), "form": form, "title": "Submit a job",
                    "opts": self.model._meta}
         return TemplateResponse(request, "admin/jobs/job/submit.html", context)
