@@ -180,6 +180,7 @@ class FakeOpenAIServer:
         self._server: asyncio.base_events.Server | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
+        self._writers: set[asyncio.StreamWriter] = set()
         self.reset()
 
     # -- configuration, per test -------------------------------------------------------
@@ -198,6 +199,10 @@ class FakeOpenAIServer:
         self.record_requests: bool
         self._queue.clear()
         self._rng = random.Random(self._seed)
+        self.counters = Counters()
+
+    def reset_counters(self) -> None:
+        """Zero the counters only (keeps the script, rule and fault settings)."""
         self.counters = Counters()
 
     def configure(self, **settings: Any) -> None:
@@ -262,10 +267,13 @@ class FakeOpenAIServer:
         self._ready.set()
         async with self._server:
             await self._stopped.wait()
-        # Hung handlers (timeout faults) must not keep the loop alive.
-        for task in asyncio.all_tasks():
-            if task is not asyncio.current_task():
-                task.cancel()
+            # Wake hung handlers (timeout faults) and idle keep-alive connections so every
+            # handler returns on its own instead of being cancelled by the closing loop.
+            for writer in list(self._writers):
+                writer.transport.abort()
+            deadline = time.monotonic() + 2.0
+            while self._writers and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
 
     def _shutdown(self) -> None:
         if self._server is not None:
@@ -275,6 +283,7 @@ class FakeOpenAIServer:
     # -- HTTP --------------------------------------------------------------------------
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.add(writer)
         try:
             while True:
                 try:
@@ -300,6 +309,7 @@ class FakeOpenAIServer:
         except (ConnectionError, asyncio.IncompleteReadError):
             return
         finally:
+            self._writers.discard(writer)
             try:
                 writer.close()
             except RuntimeError:  # loop already closing at shutdown
@@ -391,7 +401,10 @@ class FakeOpenAIServer:
                           writer: asyncio.StreamWriter) -> bool:
         kind = reply.fault
         if kind == "timeout":
-            await asyncio.sleep(self.hang_s)
+            try:  # hang, but wake at shutdown
+                await asyncio.wait_for(self._stopped.wait(), self.hang_s)
+            except asyncio.TimeoutError:
+                pass
             return False  # drop the connection without an answer
         if latency > 0:
             await asyncio.sleep(latency)
