@@ -49,6 +49,10 @@ def render_page(
 
 
 def paginate(request: HttpRequest, items, per_page: int = PAGE_SIZE) -> Page:
+    """One page of rows; a table download gets every row."""
+    if request.GET.get("download"):
+        count = items.count() if hasattr(items, "count") and not isinstance(items, list) else len(items)
+        return Paginator(items, max(count, 1)).get_page(1)
     return Paginator(items, per_page).get_page(request.GET.get("page"))
 
 

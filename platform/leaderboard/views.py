@@ -12,6 +12,7 @@ from django.urls import reverse
 from jobs.models import ItemResult, Run
 
 from leaderboard.models import FamilyScore, LeaderboardEntry
+from leaderboard.page_cache import cached_page
 from leaderboard.pages import (
     fmt,
     model_url,
@@ -52,6 +53,7 @@ def _model_filters(request, models):
     return models
 
 
+@cached_page
 def overview(request):
     models = list(_model_filters(request, ModelEntry.objects.filter(active=True)))
     ids = [m.id for m in models]
@@ -126,6 +128,7 @@ def overview(request):
     }, [table])
 
 
+@cached_page
 def model_detail(request, slug):
     model = get_object_or_404(ModelEntry, slug=slug)
     entries = list(LeaderboardEntry.objects.filter(model=model).select_related("benchmark")
@@ -189,6 +192,7 @@ def job_url(job_id: int) -> str:
     return reverse("leaderboard:job", args=[job_id])
 
 
+@cached_page
 def benchmark_list(request):
     table = Table("benchmarks", "Benchmarks", [
         Column("slug", "Benchmark"), Column("name", "Name"), Column("family", "Family"),
@@ -202,6 +206,7 @@ def benchmark_list(request):
     return render_page(request, "leaderboard/benchmarks.html", {}, [table])
 
 
+@cached_page
 def benchmark_detail(request, pk):
     benchmark = get_object_or_404(Benchmark, pk=pk)
     entries = list(LeaderboardEntry.objects.filter(benchmark=benchmark).select_related("model")

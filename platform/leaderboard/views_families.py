@@ -10,10 +10,12 @@ from catalog.models import ModelEntry
 from django.http import Http404
 
 from leaderboard.models import LeaderboardEntry
+from leaderboard.page_cache import cached_page
 from leaderboard.pages import chart, fmt, model_url, paginate, pct, pm, render_page, run_url
 from leaderboard.tables import Cell, Column, Table
 
 MEDALS = ("gold", "silver", "bronze")
+TOP_ROWS = 50  # rows of a secondary table shown on a page (downloads carry all)
 _LAYOUT = {"template": "plotly_white", "height": 380, "margin": {"l": 50, "r": 20, "t": 40, "b": 80},
                "font": {"size": 12}, "legend": {"orientation": "h", "y": -0.25}}
 HANABI_SETTINGS = {"watson": 0, "sherlock": 1, "mycroft": 2, "bot": 3}
@@ -39,6 +41,7 @@ def _model_cell(model: ModelEntry) -> Cell:
 
 # --- HiPhO ------------------------------------------------------------------------------
 
+@cached_page
 def hipho(request):
     entries = list(_entries("hipho"))
     exams: dict[str, dict[str, Any]] = {}
@@ -126,6 +129,7 @@ def _exam_problems(entry: LeaderboardEntry) -> dict[str, Any]:
     return problems if isinstance(problems, dict) else {}
 
 
+@cached_page
 def hipho_exam(request, exam_id: str):
     entries_qs = (LeaderboardEntry.objects.filter(family="hipho", group=exam_id)
                   .select_related("model", "run").order_by("-score"))
@@ -228,6 +232,7 @@ def _hanabi_config(e: LeaderboardEntry) -> tuple[int, int, str]:
     return players, HANABI_SETTINGS.get(setting, 9), setting
 
 
+@cached_page
 def hanabi(request):
     entries = list(_entries("hanabi"))
     self_entries = [e for e in entries if e.group != "cross"]
@@ -300,7 +305,8 @@ def hanabi(request):
                     ys.append(e.score)
                     es.append(e.score_se or 0.0)
             fig.add_bar(name=row["model"].display_name, x=xs, y=ys, error_y={"type": "data", "array": es})
-        fig.update_layout(barmode="group", title="Self-play mean score ± SE", yaxis={"range": [0, 25]}, **_LAYOUT)
+        fig.update_layout(barmode="group", title="Self-play mean score ± SE", **_LAYOUT)
+        fig.update_yaxes(range=[0, 25])
         charts.insert(0, chart(fig, "hanabi-self-chart"))
     return render_page(request, "leaderboard/hanabi.html", {"page": page, "charts": charts},
                        [self_table, cross_table])
@@ -308,13 +314,16 @@ def hanabi(request):
 
 # --- Chess ------------------------------------------------------------------------------
 
+@cached_page
 def chess(request):
-    entries = list(_entries("chess"))
-    tasks = sorted({e.group for e in entries})
+    base = LeaderboardEntry.objects.filter(family="chess").select_related("model")
+    tasks = sorted(set(base.values_list("group", flat=True).distinct()))
     task = request.GET.get("task", "")
-    shown = [e for e in entries if not task or e.group == task]
-    move_entries = sorted([e for e in shown if e.group != "games"], key=lambda e: -(e.score or 0))
-    page = paginate(request, move_entries)
+    if task:
+        base = base.filter(group=task)
+    # sorted and paged in the database: only the rows shown are loaded
+    page = paginate(request, base.exclude(group="games").order_by("-score", "id"))
+    move_entries = list(page.object_list)
     table = Table("chess-tasks", "Move tasks", [
         Column("model", "Model"), Column("task", "Task"), Column("score", "Score", numeric=True),
         Column("score_se", "SE", hidden=True), Column("accuracy", "Accuracy", numeric=True),
@@ -336,8 +345,9 @@ def chess(request):
                   parse_failures=Cell(s.get("parse_failures")),
                   percentile=Cell(s.get("percentile_rank_mean"), fmt(s.get("percentile_rank_mean"), 1)))
 
-    games = sorted([e for e in shown if e.group == "games"], key=lambda e: -(e.score or 0))
-    elo_table = Table("chess-elo", "Games: Elo", [
+    games = list(base.filter(group="games").order_by("-score", "id")[:TOP_ROWS]) if not request.GET.get("download") \
+        else list(base.filter(group="games").order_by("-score", "id"))
+    elo_table = Table("chess-elo", f"Games: Elo (top {TOP_ROWS})", [
         Column("model", "Model"), Column("elo", "Elo", numeric=True), Column("elo_se", "SE", hidden=True),
         Column("ci95", "95% interval", numeric=True), Column("wdl", "W / D / L", numeric=True),
     ])
@@ -349,9 +359,11 @@ def chess(request):
                       wdl=Cell([s.get("wins"), s.get("draws"), s.get("losses")],
                                f"{s.get('wins', '—')} / {s.get('draws', '—')} / {s.get('losses', '—')}"))
 
-    puzzles = [e for e in shown if isinstance(e.summary.get("puzzle_accuracy_by_band"), dict)]
+    puzzle_qs = base.filter(group="puzzles").order_by("-score", "id")
+    puzzles = [e for e in (puzzle_qs if request.GET.get("download") else puzzle_qs[:TOP_ROWS])
+               if isinstance(e.summary.get("puzzle_accuracy_by_band"), dict)]
     bands = sorted({b for e in puzzles for b in e.summary["puzzle_accuracy_by_band"]}, key=_band_key)
-    band_table = Table("chess-puzzles", "Puzzle accuracy by rating band",
+    band_table = Table("chess-puzzles", f"Puzzle accuracy by rating band (top {TOP_ROWS})",
                        [Column("model", "Model")] + [Column(b, b, numeric=True) for b in bands])
     for e in puzzles:
         cells: dict[str, Any] = {"model": _model_cell(e.model)}
@@ -370,7 +382,8 @@ def chess(request):
         for cls, colour in zip(CHESS_CLASSES, CHESS_COLOURS):
             fig.add_bar(name=cls, x=names, marker_color=colour,
                         y=[100.0 * float(e.summary["move_classes"].get(cls) or 0) / t for e, t in zip(with_classes, totals)])
-        fig.update_layout(barmode="stack", title="Move classes (% of moves)", yaxis={"range": [0, 100]}, **_LAYOUT)
+        fig.update_layout(barmode="stack", title="Move classes (% of moves)", **_LAYOUT)
+        fig.update_yaxes(range=[0, 100])
         charts.append(chart(fig, "chess-move-classes"))
     if games:
         fig = go.Figure(go.Scatter(

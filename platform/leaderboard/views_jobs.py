@@ -79,7 +79,8 @@ def job_progress_json(request, pk: int):
     data = job_progress(job_id=job.pk)
     data["fraction"] = job.progress
     data["ended"] = job.ended_items
-    data["runs"] = [{k: v for k, v in r.items() if k != "model_slug"} for r in _run_rows(job)]
+    if request.GET.get("runs") == "1":  # the polling bar needs only the totals
+        data["runs"] = [{k: v for k, v in r.items() if k != "model_slug"} for r in _run_rows(job)]
     response = JsonResponse(data)
     response["Cache-Control"] = "no-store"
     return response

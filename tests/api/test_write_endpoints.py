@@ -88,13 +88,15 @@ def test_submit_rejects_wrong_content_type_and_huge_bodies(client, owner_token):
     _error(_post(client, "/api/jobs", huge, owner_token), 413, "too_large")
 
 
-def test_staff_submits_cancels_and_resumes_a_job(client, catalog, owner, owner_token, no_broker):
+def test_staff_submits_cancels_and_resumes_a_job(client, catalog, owner, owner_token, no_broker,
+                                                 django_capture_on_commit_callbacks):
     bench = catalog[0]
     from evaluators.registry import family_builtins
 
     player = f"builtin-{sorted(family_builtins(bench.family))[0]}"
-    response = _post(client, "/api/jobs", {"models": [player], "benchmarks": [bench.slug], "samples": 1,
-                                           "name": "api job"}, owner_token)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _post(client, "/api/jobs", {"models": [player], "benchmarks": [bench.slug], "samples": 1,
+                                               "name": "api job"}, owner_token)
     assert response.status_code == 201, response.content
     job = Job.objects.get(pk=response.json()["id"])
     assert response["Location"] == f"/api/jobs/{job.pk}"
@@ -104,7 +106,9 @@ def test_staff_submits_cancels_and_resumes_a_job(client, catalog, owner, owner_t
 
     cancelled = _post(client, f"/api/jobs/{job.pk}/cancel", None, owner_token).json()
     assert cancelled["status"] == "cancelled" and cancelled["cancelled_items"] == job.total_items
-    resumed = _post(client, f"/api/jobs/{job.pk}/resume", None, owner_token).json()
+    with django_capture_on_commit_callbacks(execute=True):
+        resumed = _post(client, f"/api/jobs/{job.pk}/resume", None, owner_token).json()
+    assert no_broker == [job.pk, job.pk]
     assert resumed["requeued_items"] == job.total_items and resumed["status"] == "running"
 
 
