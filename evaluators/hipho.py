@@ -36,6 +36,7 @@ from evaluators.hipho_source import SUITE, exams_for, is_suite, resolve_path, va
 from rubrics.answers import GRADER_VERSION as ANSWER_GRADER_VERSION
 from rubrics.answers import AnswerJudge, grade_answers, parse_verdict, reference_reply
 from rubrics.catalogue import exam_info
+from rubrics.errors import ExamFormatError
 from rubrics.exam import Exam, Problem, load_exam_dir
 from rubrics.scoring import SampleScore, problem_points, score_exam, score_suite
 from rubrics.steps import STEP_GRADER_VERSION, grade_steps
@@ -214,7 +215,8 @@ class HiphoEvaluator:
                 ctx.checkpoint({"reply": reply})  # judge calls after a crash never re-ask the model
         transcript.append({"role": "reply", "text": reply})
 
-        judge = _Judge(ctx, ctx.judge, item.sample_index) if ctx.judge is not None else None
+        # The reference baseline checks the answer-level grader only: no judge money is spent on it.
+        judge = _Judge(ctx, ctx.judge, item.sample_index) if ctx.judge is not None and not sanity else None
         scores, details, grading = grade_reply(
             exam=exam, problem=problem, reply=reply, judge=judge,
             answer_judge=judge.answers() if judge is not None and conf["answer_judge"] else None,
@@ -316,8 +318,8 @@ def _demo_benchmarks() -> list[dict[str, Any]]:
     try:
         exam = load_exam_dir(folder)[0]
         version = exam.content_hash[:12]
-    except Exception:  # the demo data is optional at import time; validate_config reports it
-        pass
+    except (ExamFormatError, OSError, IndexError):
+        pass  # the demo data is optional at import time; validate_config reports what is wrong
     return [{
         "slug": "hipho/podiumdemo-2025",
         "name": "HiPhO demo exam (Podium, original problems)",
@@ -332,5 +334,13 @@ def _demo_benchmarks() -> list[dict[str, Any]]:
 EVALUATOR = HiphoEvaluator()
 DEFAULT_BENCHMARKS: list[dict[str, Any]] = _demo_benchmarks()
 
-__all__ = ["BUILTINS", "DEFAULT_BENCHMARKS", "EVALUATOR", "GRADER_VERSION", "HiphoEvaluator",
-           "ConfigError", "grade_reply", "regrade_outcome"]
+__all__ = [
+    "BUILTINS",
+    "DEFAULT_BENCHMARKS",
+    "EVALUATOR",
+    "GRADER_VERSION",
+    "ConfigError",
+    "HiphoEvaluator",
+    "grade_reply",
+    "regrade_outcome",
+]

@@ -61,9 +61,8 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
                 continue  # a stray JSON file; loading the suite reports it by name
         if not ids:
             raise ConfigError(f"field 'path': {path!r} holds no <Olympiad>_<year>.json exam files")
-        if exam != SUITE:
-            if exam not in ids:
-                raise ConfigError(f"field 'exam': no exam {exam!r} in {path!r} (found {sorted(ids)})")
+        if exam != SUITE and exam not in ids:
+            raise ConfigError(f"field 'exam': no exam {exam!r} in {path!r} (found {sorted(ids)})")
         out["path"] = path
     elif source == "hf":
         cache_dir = config.get("cache_dir")

@@ -72,7 +72,7 @@ _FALSE = {"false", "f", "no", "incorrect", "wrong"}
 
 def _choice_letters(text: str, *, strict: bool) -> frozenset[str] | None:
     s = unwrap_text(basic(text)).replace("{", "").replace("}", "").strip()
-    s = re.sub(r"^(?:option|choice|answer)\s*:?\s*", "", s, flags=re.I)
+    s = re.sub(r"^(?:option|choice|answer)\s*:?\s*", "", s, flags=re.IGNORECASE)
     parts = [p.strip() for p in re.split(r"\s*(?:,|\band\b|&|\s)\s*", s) if p.strip()]
     letters = []
     for p in parts:

@@ -30,7 +30,7 @@ _SYNONYMS = [
 ]
 _UNICODE = str.maketrans({"−": "-", "×": "\\times ", "·": "\\cdot ", "–": "-", "µ": "μ", "＝": "="})
 # A trailing qualifier a reference sometimes carries ("... for $v_{r,3}$", "... if $r > R_b$").
-_QUALIFIER = re.compile(r"[\s,;]+(?:for|when|if|where|with)\s.*$", re.S)
+_QUALIFIER = re.compile(r"[\s,;]+(?:for|when|if|where|with)\s.*$", re.DOTALL)
 
 SI_PREFIXES = ("y", "z", "a", "f", "p", "n", "u", "μ", "m", "c", "d", "da", "h", "k", "M", "G", "T", "P", "E")
 BASE_UNITS = frozenset({
@@ -38,7 +38,7 @@ BASE_UNITS = frozenset({
     "Ω", "ohm", "ohms", "atm", "bar", "L", "l", "min", "h", "hr", "hour", "hours", "yr", "year",
     "years", "day", "days", "deg", "degree", "degrees", "°", "%", "F", "H", "Wb", "cd", "lm", "lx",
     "au", "AU", "ly", "pc", "dB", "cal", "Torr", "mmHg", "rpm", "Bq", "Gy", "Sv", "S", "G", "u",
-    "amu", "Da", "W", "sec", "second", "seconds", "meter", "meters", "metre", "metres", "kelvin",
+    "amu", "Da", "sec", "second", "seconds", "meter", "meters", "metre", "metres", "kelvin",
     "joule", "joules", "newton", "newtons", "watt", "watts", "volt", "volts", "percent", "°C",
 })
 _GREEK_UNIT_TOKENS = {"\\mu": "μ", "\\Omega": "Ω", "\\circ": "°", "\\ohm": "Ω", "\\AA": "Å"}

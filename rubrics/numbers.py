@@ -11,7 +11,14 @@ import math
 import re
 from dataclasses import dataclass
 
-from rubrics.normalize import basic, is_unit_like, strip_leading_lhs, strip_qualifier, unit_tokens, unwrap_text
+from rubrics.normalize import (
+    basic,
+    is_unit_like,
+    strip_leading_lhs,
+    strip_qualifier,
+    unit_tokens,
+    unwrap_text,
+)
 
 REL_TOL = 2e-3 * 1.01
 _ABS_ZERO = 1e-12
@@ -54,7 +61,8 @@ def _leading_number(s: str) -> tuple[Number, str] | None:
     for pattern in (_SCI_TIMES, _SCI_E):
         m = pattern.match(s)
         if m:
-            exp = m.groupdict().get("e") or m.groupdict().get("e1") or m.groupdict().get("e2")
+            groups = m.groupdict()
+            exp = groups.get("e") or groups.get("e1") or groups.get("e2") or "0"
             return Number(float(m.group("m")) * 10.0 ** int(exp), sci=True), s[m.end():]
     m = _POW10.match(s)
     if m:

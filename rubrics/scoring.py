@@ -125,14 +125,16 @@ def score_suite(exams: Mapping[str, Mapping[str, object]]) -> dict[str, object]:
     with its standard error from the per-exam ones (when every exam has one)."""
     if not exams:
         return {"score": 0.0, "score_se": None, "medal_counts": {m: 0 for m in MEDALS}}
-    pcts, ses = [], []
+    pcts: list[float] = []
+    ses: list[float | None] = []
     for m in exams.values():
         full = float(m["full_marks"]) or 1.0  # type: ignore[arg-type]
         pcts.append(100.0 * float(m["score"]) / full)  # type: ignore[arg-type]
         se = m.get("score_se")
         ses.append(None if se is None else 100.0 * float(se) / full)  # type: ignore[arg-type]
     n = len(pcts)
-    se_total = None if any(s is None for s in ses) else math.sqrt(sum(s * s for s in ses)) / n  # type: ignore[operator]
+    known = [s for s in ses if s is not None]
+    se_total = math.sqrt(sum(s * s for s in known)) / n if len(known) == n else None
     counts = Counter(str(m.get("medal")) for m in exams.values() if m.get("medal") is not None)
     return {
         "score": round(sum(pcts) / n, 6),

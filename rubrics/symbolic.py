@@ -135,7 +135,8 @@ def _close(a: complex, b: complex, tol: float) -> bool:
 
 
 def _expressions_equal(a: Any, b: Any) -> bool | None:
-    a_symbols, b_symbols = getattr(a, "free_symbols", set()), getattr(b, "free_symbols", set())
+    a_symbols: set[Any] = getattr(a, "free_symbols", set())
+    b_symbols: set[Any] = getattr(b, "free_symbols", set())
     if bool(a_symbols) != bool(b_symbols):
         return False  # a constant never equals an expression in the problem's variables
     rows = _evaluate([a, b], _TRIALS)
@@ -185,7 +186,7 @@ def sympy_equivalent(given: str, reference: str) -> bool | None:
         if "=" in g or "=" in r:
             return None
         return _expressions_equal(_parse(g), _parse(r))
-    except Exception:  # the parser raises many kinds on malformed LaTeX: treat as unparsed
+    except Exception:  # noqa: BLE001 - the parser raises many kinds on malformed LaTeX: unparsed
         return None
 
 
@@ -205,7 +206,7 @@ def math_verify_equivalent(given: str, reference: str) -> bool | None:
         if not gold or not pred or all(isinstance(x, str) for x in gold):
             return None
         return bool(verify(gold, pred, timeout_seconds=timeout))
-    except Exception:
+    except Exception:  # noqa: BLE001 - math-verify failures of any kind mean "undecided"
         return None
 
 

@@ -124,3 +124,22 @@ def test_it_accepts_the_official_quirks(tmp_path):
     assert problem.answer_types == ("Expression", "")
     assert problem.marking == (("Award 1 pt if ...", "Award 2 pts if ..."),)
     assert problem.full_marks == 3.0
+
+
+def test_the_hugging_face_snapshot_folder_is_found_under_data(tmp_path):
+    from rubrics.errors import ExamSourceError
+    from rubrics.hf import exam_folder_in
+
+    (tmp_path / "README.md").write_text("dataset card")
+    data = tmp_path / "data"
+    data.mkdir()
+    _write(data, [_problem()])
+    assert exam_folder_in(tmp_path) == data
+    with pytest.raises(ExamSourceError, match="no <Olympiad>_<year>.json exam files"):
+        exam_folder_in(_empty(tmp_path))
+
+
+def _empty(tmp_path: Path) -> Path:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    return empty

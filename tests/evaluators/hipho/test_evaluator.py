@@ -8,8 +8,21 @@ import re
 
 import pytest
 
-from evaluators.base import Completion, ConfigError, EvalContext, ItemKey, ModelConfig, StoredOutcome
-from evaluators.hipho import BUILTINS, DEFAULT_BENCHMARKS, EVALUATOR, GRADER_VERSION, regrade_outcome
+from evaluators.base import (
+    Completion,
+    ConfigError,
+    EvalContext,
+    ItemKey,
+    ModelConfig,
+    StoredOutcome,
+)
+from evaluators.hipho import (
+    BUILTINS,
+    DEFAULT_BENCHMARKS,
+    EVALUATOR,
+    GRADER_VERSION,
+    regrade_outcome,
+)
 from evaluators.hipho_prompts import TEMPLATE_HASH
 from tests.requirements import require
 from tests.rubrics.paths import DEMO_DIR, hipho_dir
@@ -216,7 +229,7 @@ def test_the_suite_keys_items_by_exam_and_problem():
 def test_the_suite_aggregates_per_exam_with_the_reference_baseline():
     require(hipho_dir().is_dir(), f"shared HiPhO data at {hipho_dir()}")
     config = {"source": "dir", "path": str(hipho_dir()), "exam": "suite"}
-    outcomes, metrics = _run(config, REFERENCE, FakeModel())
+    _, metrics = _run(config, REFERENCE, FakeModel())
     exams = metrics["exams"]
     assert len(exams) == 14
     ipho = exams["ipho-2025"]
