@@ -65,7 +65,6 @@ litellm.set_verbose = False
 litellm.success_callback = []
 litellm.failure_callback = []
 litellm.callbacks = []
-litellm.turn_off_message_logging = True
 for _name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm"):
     logging.getLogger(_name).setLevel(logging.CRITICAL)
 

@@ -137,9 +137,9 @@ class RedisLimits:
         return bundle
 
     async def admit(self, key: str, *, rpm: int | None, tpm: int | None, tokens: int) -> str:
-        ticket = uuid.uuid4().hex
         if not rpm and not tpm:
-            return ticket
+            return ""  # no window to enter (and no uuid to pay for)
+        ticket = uuid.uuid4().hex
         _, admit_script, _, _ = self._scripts()
         keys = [f"{self.prefix}:rate:{key}:req", f"{self.prefix}:rate:{key}:tok"]
         while True:
@@ -191,9 +191,9 @@ class LocalLimits:
         self._held: dict[str, int] = {}
 
     async def admit(self, key: str, *, rpm: int | None, tpm: int | None, tokens: int) -> str:
-        ticket = uuid.uuid4().hex
         if not rpm and not tpm:
-            return ticket
+            return ""
+        ticket = uuid.uuid4().hex
         while True:
             wait = self._try_admit(key, rpm, tpm, max(0, int(tokens)), ticket)
             if wait <= 0:

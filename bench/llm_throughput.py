@@ -1,0 +1,180 @@
+"""Throughput of the LLM gateway against a fake endpoint: achieved calls/s over the ideal.
+
+The fake OpenAI-compatible server runs in its own process and answers every request
+after a fixed latency (200 ms). With 32 calls in flight the ideal rate is 32 / 0.2 =
+160 calls/s; what the client loses is its CPU per call (litellm.acompletion costs a few
+ms, see DESIGN.md). So the in-flight calls are spread over worker processes the way the
+platform spreads them over Celery worker processes, and the single-process figure is
+printed next to it. Each call goes through the whole gateway: request hash, response
+cache (in memory), limits, litellm over real HTTP, token and cost accounting, and a
+CallRecord handed to an on_call hook.
+
+    .venv/bin/python bench/llm_throughput.py [--calls 1000] [--in-flight 32]
+        [--latency 0.2] [--processes 2]
+
+Prints a table and the ratio achieved / ideal (goal: at least 0.9).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+KEY_ENV = "PODIUM_BENCH_LLM_KEY"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _get_json(url: str, method: str = "GET") -> Any:
+    request = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())
+
+
+def start_fake_server(latency: float) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.fakes.openai_server", "--port", str(port),
+         "--latency", str(latency)], cwd=ROOT, stdout=subprocess.DEVNULL)
+    root = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            _get_json(root + "/health")
+            return proc, root
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("the fake OpenAI server did not start") from None
+            time.sleep(0.05)
+
+
+def worker(index: int, server_root: str, calls: int, in_flight: int, ready: Any, go: Any,
+           results: Any) -> None:
+    """One worker process: its own Gateway, ``in_flight`` calls at a time."""
+    from evaluators.base import ModelConfig
+    from evaluators.llm import CallRecord, Gateway, InMemoryResponseCache
+
+    records: list[CallRecord] = []
+    gateway = Gateway(cache=InMemoryResponseCache(), on_call=records.append)
+    model = ModelConfig(slug="bench", model="openai/gpt-4o-mini", api_base=server_root + "/v1",
+                        api_key_env=KEY_ENV, params={"temperature": 0.0, "max_tokens": 256})
+    prompt = ("You are playing chess as White. The position is given in FEN. "
+              "Reply with one move in UCI notation. ")
+
+    async def run(count: int, tag: str) -> None:
+        gate = asyncio.Semaphore(in_flight)
+
+        async def one(i: int) -> None:
+            async with gate:
+                await gateway.acomplete(
+                    [{"role": "system", "content": prompt},
+                     {"role": "user", "content": f"{tag} worker {index} call {i}: "
+                      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}],
+                    model=model)
+
+        await asyncio.gather(*(one(i) for i in range(count)))
+
+    async def main() -> tuple[float, float, float]:
+        # Warm up (lazy imports, one connection per in-flight slot), as a long-lived
+        # worker would have, then wait for the others.
+        await run(in_flight, "warm-up")
+        ready.put(index)
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        cpu0, start = time.process_time(), time.time()
+        await run(calls, "measured")
+        return start, time.time(), time.process_time() - cpu0
+
+    start, end, cpu = asyncio.run(main())
+    ok = sum(1 for r in records if r.ok and not r.cache_hit) - in_flight
+    results.put({"index": index, "start": start, "end": end, "cpu": cpu, "ok": ok})
+
+
+def measure(server_root: str, *, calls: int, in_flight: int, processes: int) -> dict[str, Any]:
+    _get_json(server_root + "/reset", method="POST")
+    ctx = multiprocessing.get_context("spawn")
+    ready, go, results = ctx.Queue(), ctx.Event(), ctx.Queue()
+    shares = [calls // processes + (1 if i < calls % processes else 0) for i in range(processes)]
+    flights = [in_flight // processes + (1 if i < in_flight % processes else 0)
+               for i in range(processes)]
+    children = [ctx.Process(target=worker, args=(i, server_root, shares[i], flights[i], ready,
+                                                 go, results)) for i in range(processes)]
+    for child in children:
+        child.start()
+    try:
+        for _ in children:
+            ready.get(timeout=180)
+        _get_json(server_root + "/reset", method="POST")  # count only the measured calls
+        go.set()
+        reports = [results.get(timeout=600) for _ in children]
+    finally:
+        for child in children:
+            child.join(30)
+            if child.is_alive():
+                child.kill()
+    served = _get_json(server_root + "/stats")
+    wall = max(r["end"] for r in reports) - min(r["start"] for r in reports)
+    ok = sum(r["ok"] for r in reports)
+    return {"processes": processes, "in_flight": in_flight, "calls": ok, "wall": wall,
+            "rate": ok / wall, "cpu_ms": 1000 * sum(r["cpu"] for r in reports) / ok,
+            "served": served["successful"]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--in-flight", type=int, default=32)
+    parser.add_argument("--latency", type=float, default=0.2)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--skip-single", action="store_true",
+                        help="do not measure the single-process figure")
+    args = parser.parse_args()
+    os.environ.setdefault(KEY_ENV, "sk-bench-not-a-real-key")
+    ideal = args.in_flight / args.latency
+
+    server, root = start_fake_server(args.latency)
+    try:
+        rows = [measure(root, calls=args.calls, in_flight=args.in_flight,
+                        processes=args.processes)]
+        if not args.skip_single and args.processes != 1:
+            rows.append(measure(root, calls=args.calls, in_flight=args.in_flight, processes=1))
+    finally:
+        server.terminate()
+        server.wait(10)
+
+    print(f"LLM gateway throughput: {args.calls} calls, {args.in_flight} in flight, fake "
+          f"endpoint latency {args.latency * 1000:.0f} ms, {os.cpu_count()} CPUs")
+    print(f"{'processes':>9} {'in flight each':>14} {'calls':>6} {'wall s':>7} {'calls/s':>8} "
+          f"{'ideal/s':>8} {'ratio':>6} {'CPU ms/call':>11}")
+    for row in rows:
+        each = row["in_flight"] / row["processes"]
+        print(f"{row['processes']:>9} {each:>14.0f} {row['calls']:>6} {row['wall']:>7.2f} "
+              f"{row['rate']:>8.1f} {ideal:>8.1f} {row['rate'] / ideal:>6.3f} "
+              f"{row['cpu_ms']:>11.2f}")
+        if row["served"] != row["calls"]:
+            print(f"  note: the server answered {row['served']} requests for {row['calls']} calls")
+    print(f"ratio achieved/ideal: {rows[0]['rate'] / ideal:.3f} with {args.processes} worker "
+          f"processes (goal >= 0.9)")
+
+
+if __name__ == "__main__":
+    main()
