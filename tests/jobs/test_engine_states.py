@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -81,7 +82,7 @@ def test_it_fails_an_item_whose_workers_keep_dying(demo_exam, reference, setting
     assert "worker lost 2 times" in item.error
 
 
-def test_it_runs_every_item_and_aggregates_the_run(demo_exam, reference):
+def test_it_runs_every_item_and_aggregates_the_run(demo_exam, reference, settings):
     job = services.job_submit(models=[reference], benchmarks=[demo_exam], samples=2)
     for item in ItemResult.objects.filter(run__job=job):
         token = services.item_claim(item_id=item.pk)
@@ -90,7 +91,16 @@ def test_it_runs_every_item_and_aggregates_the_run(demo_exam, reference):
     run = job.runs.get()
     assert job.status == Job.Status.DONE and job.done_items == job.total_items
     assert run.status == Run.Status.DONE and run.aggregated_at is not None
-    assert run.score == pytest.approx(run.metrics["full_marks"])  # the reference answers score full
+    # The reference answers earn full marks on every problem that has reference answers; the
+    # open-ended one needs a judge, and this benchmark has none.
+    (exam_file,) = (settings.BASE_DIR / demo_exam.config["path"]).glob("*.json")
+    exam = json.loads(exam_file.read_text())
+    answerable = {p["id"]: sum(p["points"]) for p in exam[1:] if any(a for a in p["answer"])}
+    assert answerable and len(answerable) < len(exam) - 1
+    for problem_id, full in answerable.items():
+        assert run.metrics["problems"][problem_id]["P"] == pytest.approx(full)
+    assert run.score == pytest.approx(sum(answerable.values()))
+    assert run.metrics["answer_level_only"] is True
 
 
 def test_it_cancels_pending_items_and_resume_runs_only_missing_ones(demo_exam, reference):
