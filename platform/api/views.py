@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from catalog.models import Benchmark, ModelEntry
 from django.db import connection
 from django.http import JsonResponse
@@ -46,15 +44,17 @@ def leaderboard(request, token=None):
     family = request.GET.get("family", "")
     if family and family not in FAMILIES:
         raise ApiError(400, "bad_request", f"family must be one of {sorted(FAMILIES)}")
-    scores: dict[int, list[dict]] = {}
-    qs = FamilyScore.objects.all() if not family else FamilyScore.objects.filter(family=family)
-    for s in qs:
-        scores.setdefault(s.model_id, []).append(family_score_json(s))
-
-    def serialize(m: ModelEntry) -> dict[str, Any]:
-        return {**model_json(m), "families": scores.get(m.pk, [])}
-
-    return paged(request, ModelEntry.objects.filter(active=True).order_by("display_name"), serialize)
+    data = paged(request, ModelEntry.objects.filter(active=True).order_by("display_name"), model_json)
+    # scores of the models on this page only
+    qs = FamilyScore.objects.filter(model__slug__in=[m["slug"] for m in data["results"]]).select_related("model")
+    if family:
+        qs = qs.filter(family=family)
+    scores: dict[str, list[dict]] = {}
+    for s in qs.order_by("family"):
+        scores.setdefault(s.model.slug, []).append(family_score_json(s))
+    for m in data["results"]:
+        m["families"] = scores.get(m["slug"], [])
+    return data
 
 
 @api_view({"GET": False})
@@ -143,7 +143,8 @@ def _job_submit(request, token) -> JsonResponse:
 @api_view({"GET": False})
 def job_detail(request, pk: int, token=None):
     job = get_object_or_404(Job, pk=pk)
-    runs = Run.objects.filter(job=job).select_related("model", "benchmark").order_by("id")
+    runs = (Run.objects.filter(job=job).select_related("model", "benchmark")
+            .defer("spec", "metrics", "model__params", "benchmark__config").order_by("id"))
     return {**job_json(job), "live": job_progress(job_id=job.pk), "runs": [run_json(r) for r in runs]}
 
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("runs/<int:pk>/", views.run_detail, name="run"),
     path("hipho/", views_families.hipho, name="hipho"),
     path("hipho/exams/<str:exam_id>/", views_families.hipho_exam, name="hipho_exam"),
+    path("hipho/exams/<str:exam_id>/figures/<int:p>/<int:f>", views_families.hipho_figure, name="hipho_figure"),
     path("hanabi/", views_families.hanabi, name="hanabi"),
     path("chess/", views_families.chess, name="chess"),
     path("items/<int:pk>/", views_items.item_detail, name="item"),

@@ -162,7 +162,7 @@ def model_detail(request, slug):
             total_cost += e.cost_usd
             total_in += e.input_tokens
             total_out += e.output_tokens
-    runs = paginate(request, Run.objects.filter(model=model).select_related("benchmark", "job").order_by("-id"), 25)
+    runs = paginate(request, Run.objects.filter(model=model).select_related("benchmark", "job").defer("spec", "metrics", "benchmark__config").order_by("-id"), 25)
     runs_table = Table("model-runs", "All runs", [
         Column("run", "Run"), Column("job", "Job"), Column("benchmark", "Benchmark"), Column("status", "Status"),
         Column("items", "Items done/failed/total", numeric=True), Column("score", "Score", numeric=True),

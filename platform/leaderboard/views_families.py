@@ -204,18 +204,30 @@ def hipho_exam(request, exam_id: str):
 
 
 def _exam_figures(exam_id: str) -> list[dict[str, str]]:
-    """Problem figures, when the HiPhO app exposes them (see hipho_exams)."""
-    try:
-        from hipho_exams import selectors  # type: ignore[import-not-found]
-    except ImportError:
-        return []
-    finder = getattr(selectors, "exam_figures", None)
-    if finder is None:
-        return []
-    try:
-        return list(finder(exam_id))
-    except Exception:  # a missing data directory must not break the page
-        return []
+    from django.urls import reverse
+
+    from leaderboard.hipho_figures import exam_figures
+
+    ids = list(LeaderboardEntry.objects.filter(family="hipho", group=exam_id)
+               .values_list("benchmark_id", flat=True).distinct())
+    return [{"url": reverse("leaderboard:hipho_figure", args=[exam_id, f["p"], f["f"]]), "caption": f["caption"]}
+            for f in exam_figures(exam_id, ids)]
+
+
+def hipho_figure(request, exam_id: str, p: int, f: int):
+    from django.http import FileResponse
+
+    from leaderboard.hipho_figures import figure_file
+
+    ids = list(LeaderboardEntry.objects.filter(family="hipho", group=exam_id)
+               .values_list("benchmark_id", flat=True).distinct())
+    found = figure_file(exam_id, ids, p, f)
+    if found is None:
+        raise Http404("no such figure")
+    path, content_type = found
+    response = FileResponse(path.open("rb"), content_type=content_type)
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
 
 
 def _natural(text: str):

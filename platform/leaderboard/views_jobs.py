@@ -45,30 +45,35 @@ def queue(request):
     return render_page(request, "leaderboard/queue.html", {"page": page}, [live, finished])
 
 
-def _run_rows(job: Job) -> list[dict]:
+def _run_rows(job: Job, runs=None) -> list[dict]:
+    if runs is None:
+        runs = (Run.objects.filter(job=job).select_related("model", "benchmark")
+                .defer("spec", "metrics", "model__params", "benchmark__config").order_by("id"))
     return [
         {"id": r.pk, "model": r.model.display_name, "model_slug": r.model.slug, "benchmark": r.benchmark.slug,
          "status": r.status, "done": r.done_items, "failed": r.failed_items, "total": r.total_items,
          "score": r.score, "score_se": r.score_se, "url": run_url(r.pk)}
-        for r in Run.objects.filter(job=job).select_related("model", "benchmark").order_by("id")
+        for r in runs
     ]
 
 
 def job_detail(request, pk: int):
     job = get_object_or_404(Job, pk=pk)
     progress = job_progress(job_id=job.pk)
+    page = paginate(request, Run.objects.filter(job=job).select_related("model", "benchmark")
+                    .defer("spec", "metrics", "model__params", "benchmark__config").order_by("id"))
     runs = Table("job-runs", "Runs", [
         Column("run", "Run"), Column("model", "Model"), Column("benchmark", "Benchmark"),
         Column("status", "Status"), Column("items", "Done / failed / total", numeric=True),
         Column("score", "Score", numeric=True), Column("score_se", "SE", hidden=True),
     ])
-    for r in _run_rows(job):
+    for r in _run_rows(job, page.object_list):
         runs.add(run=Cell(r["id"], f"#{r['id']}", href=r["url"]), model=Cell(r["model"], href=model_url(r["model_slug"])),
                  benchmark=Cell(r["benchmark"]), status=Cell(r["status"], badge=r["status"]),
                  items=Cell(r["done"], f"{r['done']} / {r['failed']} / {r['total']}"),
                  score=Cell(r["score"], pm(r["score"], r["score_se"], 2), href=r["url"]), score_se=Cell(r["score_se"]))
     return render_page(request, "leaderboard/job.html", {
-        "job": job, "progress": progress, "live": job.status in LIVE,
+        "job": job, "progress": progress, "live": job.status in LIVE, "page": page,
         "percent": fmt(100.0 * job.progress, 0),
         "can_cancel": job.status in LIVE, "can_resume": job.failed_items > 0 or job.status == Job.Status.CANCELLED,
     }, [runs])
