@@ -1,0 +1,41 @@
+"""Chess family: LLM and builtin players on positions, puzzles and full games, scored with
+Stockfish (games/chess). The platform reads EVALUATOR, BUILTINS and DEFAULT_BENCHMARKS."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evaluators.chess.evaluator import ChessEvaluator
+from evaluators.chess.players import BUILTINS
+
+EVALUATOR = ChessEvaluator()
+
+DEFAULT_BENCHMARKS: list[dict[str, Any]] = [
+    {"slug": "chess/best-move-demo", "name": "Chess: best move (demo set)", "version": "1",
+     "config": {"task": "best_move", "positions": "data/chess_demo/positions.json"}, "default_samples": 1,
+     "description": "Find the engine's best move in 24 positions from Stockfish self-play with "
+                    "randomised openings; moves scored by Win% drop, Lichess accuracy and class."},
+    {"slug": "chess/mc-best-demo", "name": "Chess: best of 5 (demo set)", "version": "1",
+     "config": {"task": "mc_best", "positions": "data/chess_demo/positions.json"}, "default_samples": 1,
+     "description": "Pick the best of five candidate moves (the answer is >= 20 Win% better than each other)."},
+    {"slug": "chess/mc-worst-demo", "name": "Chess: worst of 5 (demo set)", "version": "1",
+     "config": {"task": "mc_worst", "positions": "data/chess_demo/positions.json"}, "default_samples": 1,
+     "description": "Pick the worst of five candidate moves (the answer is >= 20 Win% worse than each other)."},
+    {"slug": "chess/legal-moves-demo", "name": "Chess: legal moves of a piece (demo set)", "version": "1",
+     "config": {"task": "legal_moves", "positions": "data/chess_demo/positions.json"}, "default_samples": 1,
+     "description": "List every legal move of a named piece; scored by intersection over union."},
+    {"slug": "chess/puzzles-sample-50", "name": "Chess: Lichess puzzles (50 of the 2k sample)", "version": "1",
+     "config": {"task": "puzzles",
+                "puzzles": {"csv": "shared:lichess/lichess_puzzles_sample_2k.csv", "limit": 50}},
+     "default_samples": 1,
+     "description": "The first 50 puzzles of the shared Lichess sample; every solver move must be right "
+                    "(any mate counts); accuracy by rating band."},
+    {"slug": "chess/games-vs-stockfish", "name": "Chess: games against Stockfish levels", "version": "1",
+     "config": {"task": "games", "opponents": [{"player": "stockfish-elo-1350"}, {"player": "stockfish-elo-1800"}],
+                "games_per_opponent": 2, "max_moves": 200},
+     "default_samples": 1,
+     "description": "Full games against Stockfish at UCI_Elo 1350 and 1800, colours alternating; Elo "
+                    "estimated from the results with a 95% interval. An illegal move after 3 rethinks loses."},
+]
+
+__all__ = ["BUILTINS", "DEFAULT_BENCHMARKS", "EVALUATOR"]
