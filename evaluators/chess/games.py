@@ -101,8 +101,8 @@ def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, 
             moves.append(move.uci())
             white_wp.append(_white_wp(board, analyzer))
         transcript = _bounded(transcript)
-        ctx.checkpoint({"moves": moves, "records": records, "white_wp": white_wp, "transcript": transcript,
-                        "forfeit": forfeit})
+        ctx.checkpoint({"moves": list(moves), "records": list(records), "white_wp": list(white_wp),
+                        "transcript": list(transcript), "forfeit": forfeit})
 
     if forfeit is not None:
         result, reason = ("0-1" if forfeit == "white" else "1-0"), "illegal_move"

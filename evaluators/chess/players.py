@@ -74,7 +74,9 @@ def ask_model(ctx: EvalContext, model: ModelConfig, messages: Sequence[Message],
         decision.attempts += 1
         transcript.append({"role": "reply", "text": bounded(text), "label": label, "attempt": attempt + 1,
                            "cached": completion.cached})
-        decision.claims.extend(extract_claims(split_reply(text).reasoning, board))
+        for claim in extract_claims(split_reply(text).reasoning, board):
+            if claim not in decision.claims:  # a rethink repeating a claim does not count twice
+                decision.claims.append(claim)
         try:
             answer = parse(text)
         except AnswerError as exc:
