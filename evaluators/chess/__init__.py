@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from evaluators.chess.config import resolve_path
 from evaluators.chess.evaluator import ChessEvaluator
 from evaluators.chess.players import BUILTINS
+
+PUZZLES_SAMPLE = "shared:lichess/lichess_puzzles_sample_2k.csv"
+PUZZLES_SAMPLE_SLUG = "chess/puzzles-sample-50"
 
 EVALUATOR = ChessEvaluator()
 
@@ -24,9 +28,9 @@ DEFAULT_BENCHMARKS: list[dict[str, Any]] = [
     {"slug": "chess/legal-moves-demo", "name": "Chess: legal moves of a piece (demo set)", "version": "1",
      "config": {"task": "legal_moves", "positions": "data/chess_demo/positions.json"}, "default_samples": 1,
      "description": "List every legal move of a named piece; scored by intersection over union."},
-    {"slug": "chess/puzzles-sample-50", "name": "Chess: Lichess puzzles (50 of the 2k sample)", "version": "1",
+    {"slug": PUZZLES_SAMPLE_SLUG, "name": "Chess: Lichess puzzles (50 of the 2k sample)", "version": "1",
      "config": {"task": "puzzles",
-                "puzzles": {"csv": "shared:lichess/lichess_puzzles_sample_2k.csv", "limit": 50}},
+                "puzzles": {"csv": PUZZLES_SAMPLE, "limit": 50}},
      "default_samples": 1,
      "description": "The first 50 puzzles of the shared Lichess sample; every solver move must be right "
                     "(any mate counts); accuracy by rating band."},
@@ -37,5 +41,10 @@ DEFAULT_BENCHMARKS: list[dict[str, Any]] = [
      "description": "Full games against Stockfish at UCI_Elo 1350 and 1800, colours alternating; Elo "
                     "estimated from the results with a 95% interval. An illegal move after 3 rethinks loses."},
 ]
+
+# The puzzle benchmark reads the shared Lichess sample, which is never in the repository: on a
+# host without it the benchmark is not offered (instead of failing every other registration).
+if not resolve_path(PUZZLES_SAMPLE).is_file():
+    DEFAULT_BENCHMARKS = [b for b in DEFAULT_BENCHMARKS if b["slug"] != PUZZLES_SAMPLE_SLUG]
 
 __all__ = ["BUILTINS", "DEFAULT_BENCHMARKS", "EVALUATOR"]
