@@ -121,8 +121,9 @@ def position(request, pk: int):
                                "n": len(positions), "index": index, "error": ""}
     if positions:
         p = positions[index]
+        analysis = p.get("analysis") if isinstance(p.get("analysis"), dict) else {}
         model_move = _first(p, "model_move", "move", "parsed_move", "played")
-        best_move = _first(p, "best_move", "engine_best", "engine_move", "best")
+        best_move = _first(p, "best_move", "engine_best", "engine_move", "best") or _first(analysis, "best_move")
         reasoning = _first(p, "reasoning", "reply", "explanation")
         if reasoning is None:
             replies = [e.get("text") for e in (item.transcript or []) if isinstance(e, dict) and e.get("role") == "reply"]
@@ -135,6 +136,11 @@ def position(request, pk: int):
             squares, context["error"] = [], str(exc)
         facts = {k: v for k, v in p.items()
                  if k not in ("fen", "reasoning", "reply", "explanation") and not isinstance(v, (dict, list))}
+        # the engine's verdict on the move (evaluators.chess move records keep it under "analysis")
+        facts.update({f"engine {k}": v for k, v in analysis.items() if not isinstance(v, (dict, list))})
+        claims = p.get("claims")
+        if isinstance(claims, list) and claims:
+            facts["claims (false/total)"] = f"{p.get('claims_false', '?')}/{p.get('claims_total', len(claims))}"
         context.update({
             "fen": p["fen"], "squares": squares, "model_move": model_move, "best_move": best_move,
             "reasoning": reasoning[:SHOWN_CHARS], "reasoning_truncated": len(reasoning) > SHOWN_CHARS,

@@ -67,3 +67,19 @@ def test_position_viewer_steps_through_game_positions(client, site):
     assert "position 1 of 2" in first and "e2e4" in first and 'href="?i=1"' in first
     second = client.get(reverse("leaderboard:position", args=[it.pk]), {"i": 1}).content.decode()
     assert "position 2 of 2" in second and "c7c5" in second and "black" in second
+
+
+@pytest.mark.django_db
+def test_position_viewer_reads_evaluators_chess_move_records(client, site):
+    """The shape evaluators.chess.tasks.move_record stores: engine verdict under "analysis"."""
+    rec = {"fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "side": "white",
+           "move": "a2a3", "san": "a3", "builtin": False, "attempts": 1, "legal_first_try": True,
+           "claims_total": 2, "claims_false": 1, "claims": [{"kind": "move"}, {"kind": "piece"}],
+           "analysis": {"move": "a2a3", "best_move": "e2e4", "best_san": "e4", "move_class": "inaccuracy",
+                        "cp_loss": 35, "accuracy": 80.5}}
+    it = f.item(site["runs"]["beta-best"], "pos-9", details={"task": "best_move", "moves": [rec]},
+                transcript=[{"role": "prompt", "text": "Find the best move"}, {"role": "reply", "text": "a3 is solid"}])
+    html = client.get(reverse("leaderboard:position", args=[it.pk])).content.decode()
+    assert "e2e4" in html and "engine move_class" in html and "inaccuracy" in html
+    assert "a3 is solid" in html and "1/2" in html
+    assert html.count("best-from") >= 1 and html.count("model-to") >= 1
