@@ -51,3 +51,61 @@ def test_it_leaves_open_ended_items_to_step_grading():
     grade = grade_answers(reference_reply(open_items[0]), open_items[0])
     assert grade.score == 0
     assert [v.rule for v in grade.verdicts] == ["open_ended"]
+
+
+def _references(exam):
+    from rubrics.boxed import reference_content
+
+    for p in exam.problems:
+        for i, a in enumerate(p.answers):
+            if a.strip():
+                yield p, i, reference_content(a)
+
+
+def test_the_numeric_rule_holds_its_tolerance_on_every_official_number():
+    """Each numeric reference accepts itself off by 0.1% (written in e-notation) and rejects
+    itself off by 1%; each interval accepts its midpoint and rejects 5% beyond its end."""
+    from rubrics.answers import check_answer
+    from rubrics.numbers import parse_interval, parse_number
+
+    require(hipho_dir().is_dir(), f"shared HiPhO data at {hipho_dir()}")
+    numbers = intervals = 0
+    for exam in load_exam_dir(hipho_dir()):
+        for p, i, ref in _references(exam):
+            unit = p.units[i]
+            interval = parse_interval(ref, unit)
+            if interval is not None:
+                intervals += 1
+                mid = (interval.lo + interval.hi) / 2
+                beyond = interval.hi * (1.05 if interval.hi > 0 else 0.95)
+                assert check_answer(f"{mid:.6e}", ref, unit=unit) == (True, "numeric"), p.id
+                assert not check_answer(f"{beyond:.6e}", ref, unit=unit)[0], p.id
+                continue
+            number = parse_number(ref, unit)
+            if number is None or number.value == 0:
+                continue
+            numbers += 1
+            assert check_answer(f"{number.value * 1.001:.6e}", ref, unit=unit)[0], p.id
+            assert not check_answer(f"{number.value * 1.01:.6e}", ref, unit=unit)[0], p.id
+    assert (numbers, intervals) == (95, 43)
+
+
+def test_the_symbolic_rule_tells_a_doubled_expression_apart():
+    """On IPhO 2025, every expression reference that sympy parses is equivalent to itself and
+    not to twice itself (a guard against vacuous equality after placeholder substitution)."""
+    from rubrics.normalize import basic, is_name, strip_qualifier
+    from rubrics.symbolic import sympy_equivalent
+
+    require(hipho_dir().is_dir(), f"shared HiPhO data at {hipho_dir()}")
+    checked = 0
+    for p, i, ref in _references(load_exam(hipho_dir() / "IPhO_2025.json")):
+        if p.answer_types[i] != "Expression":
+            continue
+        text = strip_qualifier(basic(ref)).replace("\\approx", "=")
+        lhs, eq, rhs = text.partition("=")
+        expr = rhs if eq and is_name(lhs) else text
+        if "=" in expr or sympy_equivalent(expr, expr) is not True:
+            continue
+        checked += 1
+        assert sympy_equivalent(f"2 ({expr})", expr) is False, p.id
+    assert checked >= 30
