@@ -15,7 +15,7 @@ BUILTINS: dict[str, str] = dict(BOT_DISPLAY_NAMES)
 
 _BOT_SELFPLAY = [
     {
-        "slug": f"hanabi-bots-{p}p",
+        "slug": f"hanabi/bots-{p}p",
         "name": f"Hanabi self-play, {p} players (bot baseline)",
         "version": "1",
         "config": {"players": p, "setting": None, "mode": "self"},
@@ -26,11 +26,12 @@ _BOT_SELFPLAY = [
 ]
 _LLM_SELFPLAY = [
     {
-        "slug": f"hanabi-{setting}-2p",
+        "slug": f"hanabi/{setting}-2p",
         "name": f"Hanabi {setting.capitalize()} self-play, 2 players",
         "version": "1",
         "config": {"players": 2, "setting": setting, "mode": "self"},
         "default_samples": 3,
+        "demo": False,  # language models only: the bots' baseline is hanabi/bots-2p on the same seeds
         "description": f"Two copies of the model play together with the {setting.capitalize()} "
                        "prompts (seeds 0..n-1, the same deals for every model).",
     }
@@ -38,12 +39,13 @@ _LLM_SELFPLAY = [
 ]
 _CROSS = [
     {
-        "slug": "hanabi-watson-2p-x-iggi",
+        "slug": "hanabi/watson-2p-x-iggi",
         "name": "Hanabi Watson cross-play with IGGI, 2 players",
         "version": "1",
         "config": {"players": 2, "setting": "watson", "mode": "cross",
                    "partners": ["builtin-iggi"]},
         "default_samples": 4,
+        "demo": False,
         "description": "The model partners the IGGI rule bot; its seat alternates over seeds.",
     }
 ]

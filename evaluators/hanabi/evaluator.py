@@ -121,6 +121,10 @@ class HanabiEvaluator:
                                "agent": agent.slug, "text": applied.describe(),
                                "move": record.move, "fallback": record.fallback})
             records.append(record)
+            if agent.is_builtin:
+                # Bot moves are a pure function of (seed, state): a resumed game recomputes them
+                # identically, so only the turns that cost a model call need saving.
+                continue
             ctx.checkpoint({
                 "version": CHECKPOINT_VERSION, "seed": seed, "players": players,
                 "moves": [r.to_json() for r in records],

@@ -26,7 +26,7 @@ def finished_baselines(celery_worker, settings):
     celery_worker(concurrency=2)
     plan = [
         (["builtin-reference"], ["hipho/podiumdemo-2025"], 1),
-        (["builtin-iggi", "builtin-piers"], ["hanabi-bots-2p"], 2),
+        (["builtin-iggi", "builtin-piers"], ["hanabi/bots-2p"], 2),
         (["builtin-random", "builtin-stockfish-elo-1350"], ["chess/best-move-demo"], 1),
     ]
     jobs = []

@@ -45,12 +45,12 @@ def test_fake_model_plays_all_settings_and_cross_play_through_celery(
         celery_worker, fake_llm, fake_player, hanabi_catalog, tmp_path):
     fake_llm.rule = hanabi_rule
     celery_worker(concurrency=2)
-    slugs = ["hanabi-watson-2p", "hanabi-sherlock-2p", "hanabi-mycroft-2p",
-             "hanabi-watson-2p-x-iggi"]
+    slugs = ["hanabi/watson-2p", "hanabi/sherlock-2p", "hanabi/mycroft-2p",
+             "hanabi/watson-2p-x-iggi"]
     job = services.job_submit(models=[fake_player], benchmarks=[hanabi_catalog[s] for s in slugs],
                               samples=2)
     iggi = ModelEntry.objects.get(slug="builtin-iggi")
-    bots = services.job_submit(models=[iggi], benchmarks=[hanabi_catalog["hanabi-bots-2p"]],
+    bots = services.job_submit(models=[iggi], benchmarks=[hanabi_catalog["hanabi/bots-2p"]],
                                samples=4)
     for j in (job, bots):
         wait_for(lambda j=j: Job.objects.get(pk=j.pk).status == Job.Status.DONE, timeout=420,
@@ -91,7 +91,7 @@ def test_fake_model_plays_all_settings_and_cross_play_through_celery(
         assert LLMCall.objects.filter(run=run, purpose="model").count() == calls
 
     # export: one JSON line per game, complete and replayable
-    run = job.runs.get(benchmark__slug="hanabi-mycroft-2p")
+    run = job.runs.get(benchmark__slug="hanabi/mycroft-2p")
     out = tmp_path / "mycroft.jsonl"
     call_command("export_hanabi", str(run.pk), "--out", str(out), stderr=io.StringIO())
     lines = [json.loads(x) for x in out.read_text().splitlines()]
