@@ -35,15 +35,22 @@ class Command(BaseCommand):
         if opts["detach"]:
             return
         deadline = time.monotonic() + opts["timeout"]
+        tty = self.stdout.isatty()
+        last = None
         while time.monotonic() < deadline:
             rows = list(Job.objects.filter(pk__in=jobs).values_list("done_items", "failed_items",
                                                                    "total_items", "status"))
             ended = sum(d + f for d, f, _, _ in rows)
             total = sum(t for _, _, t, _ in rows)
-            self.stdout.write(f"\rdemo batch: {ended}/{total} items", ending="")
-            self.stdout.flush()
+            step = 1 if tty else max(total // 20, 1)  # a log file gets ~20 lines, a terminal a live bar
+            if last is None or ended - last >= step or (ended == total and ended != last):
+                line = f"demo batch: {ended}/{total} items"
+                self.stdout.write(("\r" + line) if tty else line, ending="" if tty else "\n")
+                self.stdout.flush()
+                last = ended
             if all(s in (Job.Status.DONE, Job.Status.CANCELLED) for *_, s in rows):
-                self.stdout.write("")
+                if tty:
+                    self.stdout.write("")
                 failed = sum(f for _, f, _, _ in rows)
                 self.stdout.write(f"demo batch done: {total - failed} items graded, {failed} failed")
                 return
