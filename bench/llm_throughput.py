@@ -109,6 +109,40 @@ def worker(index: int, server_root: str, calls: int, in_flight: int, ready: Any,
     results.put({"index": index, "start": start, "end": end, "cpu": cpu, "ok": ok})
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process so far, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_server_alone(server_root: str, *, calls: int, in_flight: int) -> dict[str, Any]:
+    """The fake server driven by a bare aiohttp client: shows it is not the bottleneck."""
+    import aiohttp
+
+    body = {"model": "fake", "messages": [{"role": "user", "content": "ping"}]}
+
+    async def main() -> float:
+        gate = asyncio.Semaphore(in_flight)
+        connector = aiohttp.TCPConnector(limit=in_flight)
+        async with aiohttp.ClientSession(connector=connector) as session:
+            async def one() -> None:
+                async with gate, session.post(server_root + "/v1/chat/completions",
+                                        json=body) as response:
+                    await response.read()
+
+            await asyncio.gather(*(one() for _ in range(in_flight)))  # open the connections
+            _get_json(server_root + "/reset", method="POST")
+            start = time.perf_counter()
+            await asyncio.gather(*(one() for _ in range(calls)))
+            return time.perf_counter() - start
+
+    wall = asyncio.run(main())
+    served = _get_json(server_root + "/stats")["successful"]
+    return {"label": "fake server alone (aiohttp client)", "processes": 1,
+            "in_flight": in_flight, "calls": served, "wall": wall, "rate": served / wall,
+            "cpu_ms": float("nan"), "served": served}
+
+
 def measure(server_root: str, *, calls: int, in_flight: int, processes: int) -> dict[str, Any]:
     _get_json(server_root + "/reset", method="POST")
     ctx = multiprocessing.get_context("spawn")
@@ -134,7 +168,8 @@ def measure(server_root: str, *, calls: int, in_flight: int, processes: int) -> 
     served = _get_json(server_root + "/stats")
     wall = max(r["end"] for r in reports) - min(r["start"] for r in reports)
     ok = sum(r["ok"] for r in reports)
-    return {"processes": processes, "in_flight": in_flight, "calls": ok, "wall": wall,
+    return {"label": "gateway (litellm)", "processes": processes, "in_flight": in_flight,
+            "calls": ok, "wall": wall,
             "rate": ok / wall, "cpu_ms": 1000 * sum(r["cpu"] for r in reports) / ok,
             "served": served["successful"]}
 
@@ -150,28 +185,34 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault(KEY_ENV, "sk-bench-not-a-real-key")
     ideal = args.in_flight / args.latency
+    load = os.getloadavg()
 
     server, root = start_fake_server(args.latency)
     try:
+        server_cpu0 = _cpu_seconds(server.pid)
         rows = [measure(root, calls=args.calls, in_flight=args.in_flight,
                         processes=args.processes)]
+        server_ms = 1000 * (_cpu_seconds(server.pid) - server_cpu0) / rows[0]["served"]
         if not args.skip_single and args.processes != 1:
             rows.append(measure(root, calls=args.calls, in_flight=args.in_flight, processes=1))
+        rows.append(measure_server_alone(root, calls=args.calls, in_flight=args.in_flight))
     finally:
         server.terminate()
         server.wait(10)
 
     print(f"LLM gateway throughput: {args.calls} calls, {args.in_flight} in flight, fake "
           f"endpoint latency {args.latency * 1000:.0f} ms, {os.cpu_count()} CPUs")
-    print(f"{'processes':>9} {'in flight each':>14} {'calls':>6} {'wall s':>7} {'calls/s':>8} "
-          f"{'ideal/s':>8} {'ratio':>6} {'CPU ms/call':>11}")
+    print(f"{'client':<36} {'processes':>9} {'in flight each':>14} {'calls':>6} {'wall s':>7} "
+          f"{'calls/s':>8} {'ideal/s':>8} {'ratio':>6} {'CPU ms/call':>11}")
     for row in rows:
         each = row["in_flight"] / row["processes"]
-        print(f"{row['processes']:>9} {each:>14.0f} {row['calls']:>6} {row['wall']:>7.2f} "
-              f"{row['rate']:>8.1f} {ideal:>8.1f} {row['rate'] / ideal:>6.3f} "
+        print(f"{row['label']:<36} {row['processes']:>9} {each:>14.0f} {row['calls']:>6} "
+              f"{row['wall']:>7.2f} {row['rate']:>8.1f} {ideal:>8.1f} {row['rate'] / ideal:>6.3f} "
               f"{row['cpu_ms']:>11.2f}")
         if row["served"] != row["calls"]:
             print(f"  note: the server answered {row['served']} requests for {row['calls']} calls")
+    print(f"fake server CPU: {server_ms:.2f} ms per request; load average before the run: "
+          f"{load[0]:.2f} (the CPUs are shared: a busy machine lowers every figure)")
     print(f"ratio achieved/ideal: {rows[0]['rate'] / ideal:.3f} with {args.processes} worker "
           f"processes (goal >= 0.9)")
 

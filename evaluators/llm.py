@@ -31,17 +31,17 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("LITELLM_TELEMETRY", "False")
 
-import litellm  # noqa: E402  (the environment above must be set first)
+import litellm
 
-from evaluators.base import Completion, Message, ModelConfig, Purpose, stable_hash  # noqa: E402
-from evaluators.llm_limits import Limits, LocalLimits, RedisLimits  # noqa: E402
-from evaluators.llm_types import (  # noqa: E402
+from evaluators.base import Completion, Message, ModelConfig, Purpose, stable_hash
+from evaluators.llm_limits import Limits, LocalLimits, RedisLimits
+from evaluators.llm_types import (
     REPLY_LIMIT,
     CallRecord,
     InMemoryResponseCache,
@@ -142,9 +142,25 @@ class _LoopThread:
         future: Future[Any] = asyncio.run_coroutine_threadsafe(coro, self.loop)
         return future.result()
 
-    def stop(self) -> None:
+    def stop(self, limits: Limits) -> None:
+        async def wind_down() -> None:
+            # litellm leaves a logging task on every loop it used; end it (and our Redis
+            # connections) here rather than leave pending tasks to be destroyed later.
+            if isinstance(limits, RedisLimits):
+                await limits.aclose()
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        try:
+            asyncio.run_coroutine_threadsafe(wind_down(), self.loop).result(5)
+        except Exception:  # best effort: the loop is going away either way
+            log.debug("LLM gateway loop did not wind down cleanly", exc_info=True)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
+        if not self.thread.is_alive():
+            self.loop.close()
 
 
 class _Shared:
@@ -244,7 +260,7 @@ class Gateway:
         with self._shared.lock:
             runner, self._shared.runner = self._shared.runner, None
         if runner is not None and runner.pid == os.getpid():
-            runner.stop()
+            runner.stop(self._shared.limits)
 
     # -- steps -------------------------------------------------------------------------
 
@@ -347,7 +363,7 @@ class Gateway:
                 return outcome
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # classified below; anything unknown is permanent
+            except Exception as exc:  # noqa: BLE001  (classified below; unknown means permanent)
                 permanent, name = _classify(exc)
                 message = _scrub(f"{name}: {exc}", api_key)
                 if permanent or outcome.attempts >= self.max_attempts:
@@ -414,7 +430,7 @@ class Gateway:
                     float(info.get("output_cost_per_token") or 0.0))
                 if not info.get("input_cost_per_token") and not info.get("output_cost_per_token"):
                     price = None
-            except Exception:  # litellm raises several types for an unmapped model
+            except Exception:  # noqa: BLE001  (litellm raises several types for an unmapped model)
                 price = None
             prices[model_name] = price
         return prices[model_name]
@@ -508,7 +524,7 @@ def _retry_after(exc: BaseException) -> float | None:
         if ms:
             return max(0.0, float(ms) / 1000.0)
         value = headers.get("retry-after")
-    except Exception:
+    except Exception:  # noqa: BLE001  (a header mapping we cannot read gives no hint)
         return None
     if not value:
         return None
@@ -521,8 +537,8 @@ def _retry_after(exc: BaseException) -> float | None:
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def _scrub(text: str, api_key: str | None) -> str:

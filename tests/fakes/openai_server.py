@@ -21,7 +21,7 @@ no body at all). A Reply with ``status`` set (e.g. 401, 400) is a permanent erro
 Runnable on its own, for benchmarks and the demo::
 
     python -m tests.fakes.openai_server --port 8765 --latency 0.2 --fault-rate 0.3 \
-        --rule tests.fakes.rules:chess_rule
+        --rule tests.fakes.example_rules:shout
 
 ``GET /stats`` returns the counters as JSON, ``POST /reset`` clears them (so a benchmark
 can read what a server in another process served). Only the standard library is used,
@@ -100,7 +100,7 @@ def load_rule(dotted: str) -> Rule:
         raise ValueError(f"rule {dotted!r} is not of the form package.module:function")
     rule = getattr(importlib.import_module(module_name), attr, None)
     if not callable(rule):
-        raise ValueError(f"rule {dotted!r}: {attr!r} is not a callable in {module_name!r}")
+        raise TypeError(f"rule {dotted!r}: {attr!r} is not a callable in {module_name!r}")
     return rule
 
 
@@ -169,10 +169,10 @@ class FakeOpenAIServer:
     ) -> None:
         self.host = host
         self.port = port
-        self._defaults = dict(latency=latency, fault_rate=fault_rate,
-                              fault_kinds=tuple(fault_kinds), retry_after=retry_after,
-                              hang_s=hang_s, reasoning_tokens=reasoning_tokens, rule=rule,
-                              record_requests=record_requests)
+        self._defaults: dict[str, Any] = {
+            "latency": latency, "fault_rate": fault_rate, "fault_kinds": tuple(fault_kinds),
+            "retry_after": retry_after, "hang_s": hang_s, "reasoning_tokens": reasoning_tokens,
+            "rule": rule, "record_requests": record_requests}
         self._seed = seed
         self._ids = itertools.count(1)
         self._queue: deque[str | Reply] = deque()
@@ -403,7 +403,7 @@ class FakeOpenAIServer:
         if kind == "timeout":
             try:  # hang, but wake at shutdown
                 await asyncio.wait_for(self._stopped.wait(), self.hang_s)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             return False  # drop the connection without an answer
         if latency > 0:

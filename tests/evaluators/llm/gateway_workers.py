@@ -30,7 +30,7 @@ def run_calls(*, tag: str, base_url: str, redis_url: str, prefix: str, calls: in
                     await gateway.acomplete(
                         [{"role": "user", "content": f"{tag} call {i}"}], model=model)
                     return True
-                except Exception as exc:  # reported to the parent, which asserts on it
+                except Exception as exc:  # noqa: BLE001  (reported to the parent, which asserts on it)
                     errors.append(f"{type(exc).__name__}: {exc}")
                     return False
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from evaluators.llm import InMemoryResponseCache
+import pytest
+
+from evaluators.llm import InMemoryResponseCache, PermanentLLMError
 from tests.fakes.openai_server import Reply
 
 USER = [{"role": "user", "content": "Name a prime."}]
@@ -59,10 +61,8 @@ def test_it_does_not_cache_a_failure(fake_llm, make_gateway):
     cache = InMemoryResponseCache()
     gateway = make_gateway(cache=cache)
     model = fake_llm.model_config()
-    try:
+    with pytest.raises(PermanentLLMError):
         gateway.complete(USER, model=model)
-    except Exception:
-        pass
 
     assert len(cache) == 0
     assert gateway.complete(USER, model=model).cached is False

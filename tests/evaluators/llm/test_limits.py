@@ -21,11 +21,11 @@ def _run_processes(fake_llm, redis_url, *, processes, calls, in_flight, model_fi
                    gateway_fields=None):
     prefix = f"podium-test:{uuid.uuid4().hex}"
     ready, results, go = SPAWN.Queue(), SPAWN.Queue(), SPAWN.Event()
-    children = [SPAWN.Process(target=run_calls, kwargs=dict(
-        tag=f"p{i}", base_url=fake_llm.base_url, redis_url=redis_url, prefix=prefix,
-        calls=calls, in_flight=in_flight, model_fields=model_fields,
-        gateway_fields={"backoff_base_s": 0.01, "timeout_s": 20.0, **(gateway_fields or {})},
-        ready=ready, go=go, results=results)) for i in range(processes)]
+    children = [SPAWN.Process(target=run_calls, kwargs={
+        "tag": f"p{i}", "base_url": fake_llm.base_url, "redis_url": redis_url,
+        "prefix": prefix, "calls": calls, "in_flight": in_flight, "model_fields": model_fields,
+        "gateway_fields": {"backoff_base_s": 0.01, "timeout_s": 20.0, **(gateway_fields or {})},
+        "ready": ready, "go": go, "results": results}) for i in range(processes)]
     for child in children:
         child.start()
     try:
@@ -131,9 +131,9 @@ def test_it_recovers_the_slot_of_a_killed_worker(fake_llm, redis_url, make_gatew
               "params": {"timeout": 25}}
     fake_llm.configure(hang_s=25.0)
     fake_llm.script(fault("timeout"))
-    child = SPAWN.Process(target=hold_a_slot, kwargs=dict(
-        base_url=fake_llm.base_url, redis_url=redis_url, prefix=prefix, model_fields=fields,
-        lease_ttl_s=lease_ttl))
+    child = SPAWN.Process(target=hold_a_slot, kwargs={
+        "base_url": fake_llm.base_url, "redis_url": redis_url, "prefix": prefix,
+        "model_fields": fields, "lease_ttl_s": lease_ttl})
     child.start()
     try:
         deadline = time.monotonic() + 60

@@ -24,8 +24,8 @@ def test_it_honours_retry_after_on_429(fake_llm, make_gateway, recorder):
 
 
 def test_it_honours_retry_after_given_as_an_http_date(fake_llm, make_gateway):
-    from email.utils import formatdate
     import time
+    from email.utils import formatdate
 
     fake_llm.script(fault("rate_limit", retry_after=formatdate(time.time() + 2, usegmt=True)),
                     "pong")
