@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.chess.elo import GameResult, estimate_elo  # noqa: E402
-from games.chess.engine import Engine, SearchLimit  # noqa: E402
-from games.chess.match import play_game, score_for  # noqa: E402
+from games.chess.elo import GameResult, estimate_elo
+from games.chess.engine import Engine, SearchLimit
+from games.chess.match import play_game, score_for
 
 
 def main() -> int:

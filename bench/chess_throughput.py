@@ -22,13 +22,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import chess  # noqa: E402
+import chess
+import redis
 
-from games.chess.analysis import Analyzer  # noqa: E402
-from games.chess.cache import MemoryAnalysisCache, RedisAnalysisCache  # noqa: E402
-from games.chess.engine import Engine, SearchLimit  # noqa: E402
-from games.chess.positions import load_position_set  # noqa: E402
-from games.chess.puzzles import load_puzzles  # noqa: E402
+from games.chess.analysis import Analyzer
+from games.chess.cache import MemoryAnalysisCache, RedisAnalysisCache
+from games.chess.engine import Engine, SearchLimit
+from games.chess.positions import load_position_set
+from games.chess.puzzles import load_puzzles
 
 
 def workload(n: int, seed: int = 0) -> list[tuple[str, str]]:
@@ -79,7 +80,7 @@ def main() -> int:
     redis_url = args.redis
     try:
         RedisAnalysisCache(redis_url, prefix="probe:")._redis.ping()
-    except Exception as exc:  # no Redis: the in-process cache still shows the cold/warm ratio
+    except redis.RedisError as exc:  # no Redis: the in-process cache still shows the cold/warm ratio
         print(f"Redis unavailable ({exc}); using the in-process cache, workers do not share it")
         redis_url = None
     pairs = workload(args.moves)

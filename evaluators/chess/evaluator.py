@@ -13,7 +13,10 @@ from evaluators.chess.games import evaluate_game, game_key
 from evaluators.chess.players import check_builtin
 from evaluators.chess.prompts import TEMPLATE_HASH
 from evaluators.chess.tasks import (
-    evaluate_best_move, evaluate_legal_moves, evaluate_multiple_choice, evaluate_puzzle,
+    evaluate_best_move,
+    evaluate_legal_moves,
+    evaluate_multiple_choice,
+    evaluate_puzzle,
 )
 
 GRADER_VERSION = "chess-grader/1"

@@ -19,7 +19,7 @@ from evaluators.chess.prompts import TEMPLATES, history_text, side_name
 from evaluators.chess.tasks import _choose_move, move_record
 from games.chess.analysis import Analyzer
 from games.chess.formulas import game_accuracy, win_percent
-from games.chess.match import game_over, score_for
+from games.chess.match import Result, game_over, score_for
 
 MAX_TRANSCRIPT = 400  # entries kept: a long game keeps its first and latest exchanges
 
@@ -104,6 +104,7 @@ def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, 
         ctx.checkpoint({"moves": list(moves), "records": list(records), "white_wp": list(white_wp),
                         "transcript": list(transcript), "forfeit": forfeit})
 
+    result: Result
     if forfeit is not None:
         result, reason = ("0-1" if forfeit == "white" else "1-0"), "illegal_move"
     else:

@@ -16,10 +16,22 @@ import chess
 from evaluators.base import EvalContext, EvaluationError, ItemKey, ItemOutcome, ModelConfig
 from evaluators.chess import config as cfg
 from evaluators.chess.players import (
-    Decision, ask_model, builtin_choice, builtin_decision, builtin_move, builtin_piece_moves, builtin_rng,
+    Decision,
+    ask_model,
+    builtin_choice,
+    builtin_decision,
+    builtin_move,
+    builtin_piece_moves,
+    builtin_rng,
 )
 from evaluators.chess.prompts import (
-    TEMPLATES, AnswerError, build_messages, history_text, parse_move, parse_move_list, side_name,
+    TEMPLATES,
+    AnswerError,
+    build_messages,
+    history_text,
+    parse_move,
+    parse_move_list,
+    side_name,
 )
 from games.chess.analysis import Analyzer
 from games.chess.formulas import percentile_rank
@@ -33,10 +45,10 @@ def move_record(board: chess.Board, decision: Decision[Any], move: chess.Move | 
                            "move": move.uci() if move else None, "san": board.san(move) if move else None,
                            "builtin": decision.builtin, **decision.record(), "analysis": None}
     if move is not None:
-        use_stored = with_percentile and stored_values
+        use_stored = bool(with_percentile and stored_values)
         score = analyzer.score_move(board, move, with_percentile=with_percentile and not use_stored)
         a = score.to_dict()
-        if use_stored:
+        if use_stored and stored_values is not None:
             values = {m: min(v, score.cp_best) for m, v in stored_values.items()}
             values[move.uci()] = score.cp_played
             a["percentile"] = round(percentile_rank(score.cp_played, list(values.values())), 3)

@@ -17,7 +17,12 @@ import chess
 from games.chess.cache import AnalysisCache, MemoryAnalysisCache, analysis_key
 from games.chess.engine import Engine, Evaluation, SearchLimit
 from games.chess.formulas import (
-    MoveClass, classify, cp_loss, move_accuracy, percentile_rank, win_percent,
+    MoveClass,
+    classify,
+    cp_loss,
+    move_accuracy,
+    percentile_rank,
+    win_percent,
 )
 
 

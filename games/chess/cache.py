@@ -66,7 +66,7 @@ class RedisAnalysisCache:
         self.misses = 0
 
     def get(self, key: str) -> dict[str, Any] | None:
-        raw = self._redis.get(self.prefix + key)
+        raw: Any = self._redis.get(self.prefix + key)
         if raw is None:
             self.misses += 1
             return None
@@ -80,5 +80,5 @@ class RedisAnalysisCache:
         """Delete every entry under this prefix (tests and benchmarks use their own prefix)."""
         n = 0
         for k in self._redis.scan_iter(match=self.prefix + "*", count=1000):
-            n += self._redis.delete(k)
+            n += int(self._redis.delete(k))  # type: ignore[arg-type]
         return n

@@ -8,18 +8,20 @@ it analysed before. Depth or time limits are available but time limits do not re
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import chess
 import chess.engine
 
 from games.chess.formulas import clamp_cp
 
+log = logging.getLogger(__name__)
 DEFAULT_NODES = 20_000
 DEBIAN_STOCKFISH = "/usr/games/stockfish"
 STOCKFISH_ENV = "PODIUM_STOCKFISH"
@@ -140,7 +142,7 @@ class Engine:
     def alive(self) -> bool:
         try:
             return not self._engine.protocol.returncode.done()
-        except Exception:  # a torn-down event loop means the process is gone
+        except (AttributeError, RuntimeError):  # a torn-down event loop: the process is gone
             return False
 
     def analyse(self, board: chess.Board, *, limit: SearchLimit | None = None,
@@ -182,13 +184,14 @@ class Engine:
     def close(self) -> None:
         try:
             self._engine.quit()
-        except Exception:  # already dead: nothing left to close
+        except (chess.engine.EngineError, RuntimeError, OSError, TimeoutError):
+            # already dead or unresponsive: close the transport, which kills the process
             try:
                 self._engine.close()
-            except Exception:
-                pass
+            except (chess.engine.EngineError, RuntimeError, OSError) as exc:
+                log.debug("closing a dead engine: %s", exc)
 
-    def __enter__(self) -> Engine:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -99,9 +99,8 @@ def position_from_dict(d: dict[str, Any], where: str) -> Position:
         raise PositionSetError(f"{where}: field best_move {best!r} is not a legal move") from None
     values = {str(k): int(v) for k, v in (d.get("move_values") or {}).items()}
     sq = d.get("piece_square")
-    if sq is not None:
-        if sq not in chess.SQUARE_NAMES or board.piece_at(chess.parse_square(sq)) is None:
-            raise PositionSetError(f"{where}: field piece_square {sq!r} holds no piece")
+    if sq is not None and (sq not in chess.SQUARE_NAMES or board.piece_at(chess.parse_square(sq)) is None):
+        raise PositionSetError(f"{where}: field piece_square {sq!r} holds no piece")
     return Position(
         id=pid, fen=board.fen(), best_move=best, cp=int(d.get("cp", 0)), move_values=values,
         mc_best=_mc_from_dict(d.get("mc_best"), f"{where} field mc_best", board),

@@ -44,7 +44,7 @@ def illegal_uci(board):
 
 
 def worst_move(p):
-    return min(sorted(p.move_values), key=lambda m: p.move_values[m])
+    return min(p.move_values, key=lambda m: (p.move_values[m], m))
 
 
 def behaviour(i):
@@ -56,7 +56,7 @@ def chess_rule(request):
     fen = re.search(r"Position \(FEN\): (.+)", messages[1]["content"]).group(1).strip()
     board = chess.Board(fen)
     if fen not in BY_FEN:  # a game position: any legal move
-        return f"Final answer: {sorted(m.uci() for m in board.legal_moves)[0]}"
+        return f"Final answer: {min(m.uci() for m in board.legal_moves)}"
     i, p = BY_FEN[fen]
     best_san = board.san(chess.Move.from_uci(p.best_move))
     kind = behaviour(i)

@@ -8,7 +8,14 @@ import re
 import chess
 import pytest
 
-from evaluators.base import Completion, ConfigError, EvalContext, ItemKey, ModelConfig, StoredOutcome
+from evaluators.base import (
+    Completion,
+    ConfigError,
+    EvalContext,
+    ItemKey,
+    ModelConfig,
+    StoredOutcome,
+)
 from evaluators.chess import BUILTINS, DEFAULT_BENCHMARKS, EVALUATOR
 from games.chess.positions import load_position_set
 from tests.games.chess.conftest import PUZZLE_SAMPLE
@@ -185,7 +192,7 @@ def test_puzzles_with_a_model_that_knows_the_answers(puzzle_rows=6):
 
 
 def first_legal(board, messages):
-    return "Final answer: " + sorted(m.uci() for m in board.legal_moves)[0]
+    return "Final answer: " + min(m.uci() for m in board.legal_moves)
 
 
 class Crash(Exception):

@@ -21,8 +21,8 @@ def test_weaker_settings_get_lower_estimates(engine):
     for level in (1350, 2400):
         results = []
         for g in range(GAMES):
-            me = lambda b, e=level: engine.play(b, elo=e, limit=limit)  # noqa: E731
-            anchor = lambda b: engine.play(b, elo=ANCHOR, limit=limit)  # noqa: E731
+            me = lambda b, e=level: engine.play(b, elo=e, limit=limit)
+            anchor = lambda b: engine.play(b, elo=ANCHOR, limit=limit)
             white = g % 2 == 0
             rec = play_game(me, anchor) if white else play_game(anchor, me)
             results.append(GameResult(ANCHOR, score_for(rec.result, white)))

@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from games.chess.formulas import (
-    acpl, clamp_cp, classify, cp_loss, game_accuracy, harmonic_mean, move_accuracy,
-    percentile_rank, win_percent,
+    acpl,
+    clamp_cp,
+    classify,
+    cp_loss,
+    game_accuracy,
+    harmonic_mean,
+    move_accuracy,
+    percentile_rank,
+    win_percent,
 )
 
 
