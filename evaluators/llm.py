@@ -55,7 +55,7 @@ from evaluators.llm_types import (
 
 __all__ = [
     "CallRecord", "Gateway", "InMemoryResponseCache", "LLMError", "PermanentLLMError",
-    "ResponseCache", "TransientLLMError",
+    "ResponseCache", "TransientLLMError", "model_string_problem",
 ]
 
 # litellm: no telemetry, no callbacks, no debug banners; errors are reported by us.
@@ -475,6 +475,21 @@ class Gateway:
             reasoning_tokens=outcome.reasoning_tokens, cost_usd=outcome.cost_usd,
             latency_s=outcome.latency_s, cached=False, attempts=outcome.attempts,
             finish_reason=outcome.finish_reason)
+
+
+def model_string_problem(model: str) -> str | None:
+    """Why litellm could not route ``model`` (e.g. an unknown provider), or None if it can.
+    Used when an admin registers a model, so a typo fails at save time, not mid-job."""
+    if model.startswith("builtin/"):
+        return None
+    try:
+        provider = litellm.get_llm_provider(model=model)[1]
+    except Exception as exc:  # noqa: BLE001  (litellm signals this with several types)
+        first_line = (str(exc).splitlines() or [type(exc).__name__])[0]
+        return f"litellm cannot route {model!r}: {truncate(first_line, 300)}"
+    if not provider:
+        return f"litellm finds no provider for {model!r}"
+    return None
 
 
 def _measure(messages: Sequence[Message]) -> tuple[int, int]:

@@ -120,3 +120,13 @@ def test_it_calls_from_asyncio_code(fake_llm, make_gateway, recorder):
 
     assert [c.text for c in completions] == [f"async q{i}" for i in range(20)]
     assert fake_llm.counters.successful == 20 and len(recorder.records) == 20
+
+
+def test_it_explains_a_model_string_litellm_cannot_route():
+    from evaluators.llm import model_string_problem
+
+    assert model_string_problem("openai/gpt-4o-mini") is None
+    assert model_string_problem("hosted_vllm/my-local-model") is None
+    assert model_string_problem("builtin/random") is None
+    problem = model_string_problem("nonsense-provider/some-model")
+    assert problem is not None and "nonsense-provider/some-model" in problem
