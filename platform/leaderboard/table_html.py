@@ -40,8 +40,10 @@ def table_html(table: Table, *, query: str = "", sort_query: str = "", sort: str
         parts.append(f'<p class="caption">{escape(table.caption)}</p>')
     parts.append(f'<div class="scroll"><table class="data" data-table="{name}"><thead><tr>')
     visible = table.visible_columns
-    for col in visible:
-        cls = ' class="num"' if col.numeric else ""
+    classes = [" ".join(c for c in ("num" if col.numeric else "", "opt" if col.optional else "") if c)
+               for col in visible]
+    for col, cls in zip(visible, classes):
+        cls = f' class="{cls}"' if cls else ""
         title = f' title="{escape(col.title)}"' if col.title else ""
         label = escape(col.label)
         if col.sort:
@@ -53,9 +55,9 @@ def table_html(table: Table, *, query: str = "", sort_query: str = "", sort: str
     parts.append("</tr></thead><tbody>")
     for row, css in zip(table.rows, table.row_css):
         parts.append(f'<tr class="{escape(css)}">' if css else "<tr>")
-        for col in visible:
+        for col, cls in zip(visible, classes):
             cell = row.get(col.key)
-            cls = ' class="num"' if col.numeric else ""
+            cls = f' class="{cls}"' if cls else ""
             parts.append(f"<td{cls}>{_cell_html(cell) if cell is not None else '—'}</td>")
         parts.append("</tr>")
     if not table.rows:

@@ -52,6 +52,7 @@ class Column:
     sort: str = ""  # the ?sort= value this header links to ("" = not sortable)
     title: str = ""
     hidden: bool = False  # in the downloads only (e.g. the SE next to a score)
+    optional: bool = False  # hidden on narrow screens (phones) to leave room for the numbers
 
 
 @dataclass

@@ -86,8 +86,10 @@ def overview(request):
 
     columns = [
         Column("model", "Model", sort="name"), Column("slug", "Slug", hidden=True),
-        Column("organisation", "Organisation", sort="org"), Column("open_weights", "Open weights"),
-        Column("size_b", "Size (B)", numeric=True, sort="size"), Column("modality", "Modality"),
+        Column("organisation", "Organisation", sort="org", optional=True),
+        Column("open_weights", "Open weights", optional=True),
+        Column("size_b", "Size (B)", numeric=True, sort="size", optional=True),
+        Column("modality", "Modality", optional=True),
     ]
     for family, label in FAMILIES:
         columns += [

@@ -50,7 +50,7 @@
     mv.className = "move";
     if (f.move) {
       if (f.move.fallback) { mv.className = "move fallback"; }
-      mv.appendChild(el("div", "", "P" + f.move.seat + (f.move.agent ? " (" + f.move.agent + ")" : "") +
+      mv.appendChild(el("div", "", "Move: P" + f.move.seat + (f.move.agent ? " (" + f.move.agent + ")" : "") +
         ": " + f.move.describe + " [" + f.move.text + "]"));
       if (f.move.fallback) {
         mv.appendChild(el("div", "fallback-flag", "fallback move" + (f.move.fallback_reason ? ": " + f.move.fallback_reason : "")));
