@@ -5,12 +5,20 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from celery.signals import worker_init
 from django.db import close_old_connections
 
 from jobs import services
 from jobs.runner import InfrastructureError, execute_item, release_after_infrastructure_error
 
 log = logging.getLogger(__name__)
+
+
+@worker_init.connect
+def _preload_gateway(**_kwargs) -> None:
+    # Import litellm once in the worker's parent, before the prefork pool forks: otherwise every
+    # pool process (and every replacement after a crash) pays 5-20 s importing it on its first item.
+    import evaluators.llm  # noqa: F401
 
 
 @shared_task(name="jobs.dispatch_job", acks_late=True, ignore_result=True)
