@@ -297,6 +297,8 @@ def regrade_outcome(*, config: Mapping[str, Any], key: str, details: Mapping[str
     if not isinstance(reply, str):
         raise EvaluationError(f"item {key!r} has no stored reply to re-grade")
     exam, problem = _find(conf, key)
+    if details.get("sanity_check"):
+        judge = None  # the reference baseline checks the answer-level grader only
     answer_judge = None
     if judge is not None and conf["answer_judge"]:
         def answer_judge(given: str, reference: str, question: str) -> bool | None:

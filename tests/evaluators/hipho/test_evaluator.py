@@ -195,6 +195,15 @@ def test_regrade_uses_the_stored_reply():
     assert again.details["grader_version"] == GRADER_VERSION
 
 
+def test_regrading_the_reference_baseline_never_asks_the_judge():
+    out = EVALUATOR.evaluate(config=DEMO, model=REFERENCE, item=ItemKey("PodiumDemo_2025_6", 0),
+                             ctx=EvalContext(generate=FakeModel(), judge=JUDGE))
+    asked = []
+    again = regrade_outcome(config=DEMO, key="PodiumDemo_2025_6", details=out.details,
+                            judge=lambda prompt: asked.append(prompt) or "\\boxed{1.5}")
+    assert asked == [] and again.scores["S"] is None and again.details["sanity_check"] is True
+
+
 def test_spec_names_versions_and_hashes():
     spec = EVALUATOR.spec(DEMO)
     assert spec["prompt_template_hash"] == TEMPLATE_HASH and re.fullmatch(r"[0-9a-f]{64}", TEMPLATE_HASH)
