@@ -100,11 +100,17 @@ def execute_item(item_id: int, token: str) -> str:
         if not services.item_heartbeat(item_id=item_id, token=token, checkpoint=state):
             raise JobCancelled("this worker no longer holds the item")
 
+    heartbeat = _Heartbeat(item_id, token)
+    job_cancelled = _cancel_checker(run.job_id)
+
+    def is_cancelled() -> bool:
+        # A lost lease means another worker took the item over: stop spending on it here.
+        return heartbeat.lost or job_cancelled()
+
     ctx = EvalContext(
         generate=generate, checkpoint=checkpoint, resume=item.checkpoint,
-        is_cancelled=_cancel_checker(run.job_id), resolve_model=_resolver(), judge=judge,
+        is_cancelled=is_cancelled, resolve_model=_resolver(), judge=judge,
     )
-    heartbeat = _Heartbeat(item_id, token)
     heartbeat.start()
     scope_set(CallScope(run_id=run.pk, item_id=item_id))
     try:

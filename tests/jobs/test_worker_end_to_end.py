@@ -65,7 +65,7 @@ def test_it_completes_a_job_after_its_worker_is_killed(celery_worker, fake_llm, 
     once, counters exact, and no call that had succeeded is paid for again."""
     fake_llm.rule = boxed_reference_rule
     fake_llm.configure(latency=0.4)
-    first = celery_worker(concurrency=2, lease=3)
+    first = celery_worker(concurrency=2, lease=6)
     job = services.job_submit(models=[fake_model], benchmarks=[demo_exam], samples=6)
     assert job.total_items >= 12
     wait_for(lambda: Job.objects.get(pk=job.pk).done_items >= 4, timeout=120, what="4 items done")
@@ -74,7 +74,7 @@ def test_it_completes_a_job_after_its_worker_is_killed(celery_worker, fake_llm, 
     assert killed_at.done_items < job.total_items, "the job finished before the kill"
     assert ItemResult.objects.filter(run__job=job, state="running").exists() or \
         ItemResult.objects.filter(run__job=job, state="pending").exists()
-    celery_worker(concurrency=2, lease=3)
+    celery_worker(concurrency=2, lease=6)
     wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=180,
              what="the job to finish on the second worker")
     job.refresh_from_db()
