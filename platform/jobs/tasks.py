@@ -6,7 +6,7 @@ import logging
 
 from celery import shared_task
 from celery.signals import worker_init
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 
 from jobs import services
 from jobs.runner import InfrastructureError, execute_item, release_after_infrastructure_error
@@ -31,17 +31,27 @@ def dispatch_job(job_id: int) -> int:
 )
 def evaluate_item(self, item_id: int) -> str | None:
     close_old_connections()
-    token = services.item_claim(item_id=item_id)
+    backoff = min(2 ** min(self.request.retries, 6), 60)
+    try:
+        token = services.item_claim(item_id=item_id)
+    except (OperationalError, InterfaceError) as exc:
+        # The database went away during the claim: ask again later. (A claim that committed
+        # before the failure holds the item until its lease expires and the reaper frees it.)
+        log.warning("item %s: database error while claiming, retrying: %s", item_id, exc)
+        close_old_connections()
+        raise self.retry(countdown=backoff, exc=exc)
     if token is None:
         return None  # done already, claimed by another worker, or cancelled
     try:
         return execute_item(item_id, token)
-    except InfrastructureError as exc:
+    except (InfrastructureError, OperationalError, InterfaceError) as exc:
+        # (OperationalError/InterfaceError: raised while execute_item loaded the item's rows,
+        # before its own handler was in place)
         # The database went away mid-item: nothing of it was written (the finishing write is one
         # transaction); give it back and try again later.
         log.warning("item %s: infrastructure error, retrying: %s", item_id, exc)
         release_after_infrastructure_error(item_id, token)
-        raise self.retry(countdown=min(2 ** min(self.request.retries, 6), 60), exc=exc)
+        raise self.retry(countdown=backoff, exc=exc)
 
 
 @shared_task(name="jobs.reap_expired_items", ignore_result=True)
