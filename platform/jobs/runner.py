@@ -44,6 +44,12 @@ class _Heartbeat(threading.Thread):
                         return
                 except DatabaseError:
                     log.warning("heartbeat of item %s failed; will retry", self.item_id)
+                    # Drop the broken connection: this thread never starts a new "request", so
+                    # Django would keep reusing it and every later heartbeat would fail too.
+                    try:
+                        connection.close()
+                    except DatabaseError:
+                        pass
         finally:
             connection.close()
 
