@@ -514,6 +514,8 @@ def _classify(exc: BaseException) -> tuple[bool, str]:
     name = type(exc).__name__
     if isinstance(exc, EmptyReplyError):
         return False, name
+    if type(exc).__module__.startswith("redis"):
+        return False, name  # the shared limiter's Redis hiccuped: try again
     if isinstance(exc, _TRANSIENT):
         return False, name
     if isinstance(exc, _PERMANENT):

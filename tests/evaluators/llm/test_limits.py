@@ -154,3 +154,14 @@ def test_it_recovers_the_slot_of_a_killed_worker(fake_llm, redis_url, make_gatew
     assert completion.text == "fake reply to: after"
     waited = time.monotonic() - killed_at
     assert 0.5 < waited < lease_ttl + 5  # blocked until the dead lease expired, not forever
+
+
+def test_it_treats_an_unreachable_limiter_as_transient(fake_llm, make_gateway):
+    from evaluators.llm import TransientLLMError
+
+    gateway = make_gateway(redis_url="redis://127.0.0.1:1/0", max_attempts=2)
+
+    with pytest.raises(TransientLLMError, match="gave up after 2 attempts"):
+        gateway.complete([{"role": "user", "content": "hi"}],
+                         model=fake_llm.model_config(slug="limited", rpm=10))
+    assert fake_llm.counters.requests == 0  # nothing is sent without the limiter's say-so
