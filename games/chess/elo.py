@@ -62,3 +62,38 @@ def estimate_elo(results: Sequence[GameResult]) -> EloEstimate:
         elo=elo, se=se, ci95=(elo - 1.96 * se, elo + 1.96 * se), games=len(results),
         score_rate=sum(r.score for r in results) / len(results),
     )
+
+
+def fit_ratings(games: Sequence[tuple[str, str, float]], *, mean_elo: float = 1500.0,
+                iterations: int = 2000) -> dict[str, float]:
+    """Joint Elo ratings of players who played each other: (a, b, a's score) per game.
+
+    The maximum-likelihood (Bradley-Terry) fit, each player also given one virtual draw against
+    an average phantom so that unbeaten or winless players stay finite. Only differences are
+    identified: the ratings are shifted so their mean is ``mean_elo``. In a balanced round robin
+    the fitted order is the order of the total scores.
+    """
+    players = sorted({p for a, b, _ in games for p in (a, b)})
+    if not players:
+        raise ValueError("fit_ratings needs at least one game")
+    r = dict.fromkeys(players, 0.0)
+    for _ in range(iterations):
+        moved = 0.0
+        for p in players:
+            e0 = expected_score(r[p], 0.0)  # the virtual draw against a phantom at 0
+            observed, expected, info = 0.5, e0, e0 * (1 - e0)
+            for a, b, s in games:
+                if p not in (a, b):
+                    continue
+                opp, score = (b, s) if a == p else (a, 1.0 - s)
+                e = expected_score(r[p], r[opp])
+                observed += score
+                expected += e
+                info += e * (1 - e)
+            step = (observed - expected) / (_LN10_400 * info)  # one Newton step per player
+            r[p] += step
+            moved = max(moved, abs(step))
+        if moved < 1e-6:
+            break
+    shift = mean_elo - sum(r.values()) / len(r)
+    return {p: v + shift for p, v in r.items()}

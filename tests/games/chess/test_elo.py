@@ -40,3 +40,17 @@ def test_it_rejects_bad_input():
         estimate_elo([])
     with pytest.raises(ValueError, match="0, 0.5 or 1"):
         estimate_elo([GameResult(1500, 0.7)])
+
+
+def test_joint_fit_orders_a_round_robin_by_score_and_is_centred():
+    from games.chess.elo import fit_ratings
+
+    # a beats b twice, b beats c twice, a and c draw once
+    games = [("a", "b", 1.0), ("a", "b", 1.0), ("b", "c", 1.0), ("b", "c", 1.0), ("a", "c", 0.5)]
+    r = fit_ratings(games, mean_elo=2000)
+    assert r["a"] > r["b"] > r["c"]
+    assert sum(r.values()) / 3 == pytest.approx(2000)
+    # two players, 3 wins of 4 plus each one virtual draw with the phantom: symmetric about the mean
+    two = fit_ratings([("x", "y", 1.0)] * 3 + [("x", "y", 0.0)], mean_elo=1500)
+    assert two["x"] - 1500 == pytest.approx(1500 - two["y"])
+    assert two["x"] > two["y"]
