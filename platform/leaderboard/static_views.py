@@ -18,6 +18,17 @@ def _etag() -> str:
     return f'"plotly-{plotly.__version__}-{stat.st_size}-{int(stat.st_mtime)}"'
 
 
+FAVICON = Path(__file__).resolve().parents[2] / "static" / "favicon.svg"
+
+
+@require_GET
+def favicon(request):
+    """Browsers ask for /favicon.ico on every page (the admin's too); answer instead of a 404."""
+    response = FileResponse(FAVICON.open("rb"), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
 @require_GET
 def plotly_js(request):
     if not PLOTLY_JS.exists():

@@ -24,4 +24,5 @@ urlpatterns = [
     path("jobs/<int:pk>/cancel/", views_jobs.job_cancel_view, name="job_cancel"),
     path("jobs/<int:pk>/resume/", views_jobs.job_resume_view, name="job_resume"),
     path("vendor/plotly.min.js", static_views.plotly_js, name="plotly_js"),
+    path("favicon.ico", static_views.favicon, name="favicon"),
 ]

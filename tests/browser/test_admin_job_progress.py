@@ -22,7 +22,7 @@ def test_staff_submits_a_model_and_a_job_and_watches_progress(live_server, page,
     exam = Benchmark.objects.filter(family="hipho").order_by("slug").first()
     get_user_model().objects.create_superuser("owner", "owner@example.org", "a-long-password-1")
     fake_llm.rule = boxed_answer
-    fake_llm.configure(latency=0.2)  # slow enough to see the bar move
+    fake_llm.configure(latency=0.5)  # slow enough to see the bar move
     celery_worker(concurrency=2)
 
     page.goto(live_server.url + "/admin/login/?next=/admin/")
@@ -33,7 +33,7 @@ def test_staff_submits_a_model_and_a_job_and_watches_progress(live_server, page,
 
     page.goto(live_server.url + "/admin/catalog/modelentry/add/")
     page.fill("#id_display_name", "Browser Model")
-    page.fill("#id_slug", "browser-model")
+    # the slug is prepopulated from the display name by the admin's own script
     page.fill("#id_litellm_model", "openai/gpt-4o-mini")
     page.fill("#id_api_base", fake_llm.base_url)
     page.fill("#id_api_key_env", FAKE_KEY_ENV)
@@ -45,14 +45,22 @@ def test_staff_submits_a_model_and_a_job_and_watches_progress(live_server, page,
     page.select_option("#id_models", str(model.pk))
     page.select_option("#id_benchmarks", str(exam.pk))
     page.fill("#id_samples", "2")
-    page.click("form [type=submit]")
+    page.click("#job-submit-form input[name=_submit]")
     page.wait_for_url("**/jobs/*/")
     job = Job.objects.get()
     assert page.url.endswith(f"/jobs/{job.pk}/")
 
-    # the bar is driven by polling the JSON endpoint; wait for it to reach the end
+    # the bar is driven by polling the JSON endpoint: record every value it shows on the way
+    page.evaluate("""() => {
+        window.__percents = [];
+        const block = document.getElementById('progress');
+        new MutationObserver(() => window.__percents.push(Number(block.dataset.percent)))
+            .observe(block, {attributes: true, attributeFilter: ['data-percent']});
+    }""")
     page.wait_for_selector('#progress[data-percent="100"][data-status="done"]', timeout=180_000)
     assert page.locator("#progress-bar").get_attribute("style").replace(" ", "") == "width:100%;"
+    seen = page.evaluate("window.__percents")
+    assert seen == sorted(seen) and seen[-1] == 100 and len(set(seen)) >= 2, seen
     text = page.inner_text("#progress-text")
     assert text.startswith(f"{job.total_items} done, 0 failed of {job.total_items}")
     job.refresh_from_db()
