@@ -237,3 +237,20 @@ def test_an_illegal_move_after_the_rethinks_loses_the_game():
     m = EVALUATOR.aggregate(config=c, outcomes=[stored(item, out)])
     assert (m["wins"], m["draws"], m["losses"]) == (0, 0, 1)
     assert m["elo"] < 1350 and m["elo_ci95"][0] < m["elo"] < m["elo_ci95"][1] and m["score"] == m["elo"]
+
+
+def test_model_against_model_records_both_sides():
+    c = EVALUATOR.validate_config({"task": "games", "opponents": [{"model": "other", "elo": 1500}],
+                                   "games_per_opponent": 2, "max_moves": 2})
+    items = EVALUATOR.items(c, samples=1)
+    assert [i.key for i in items] == ["other#000", "other#001"]
+    other = ModelConfig(slug="other", model="openai/other")
+    fake = FakeModel(rule=first_legal)
+    ctx = EvalContext(generate=fake, resolve_model=lambda slug: other)
+    out = EVALUATOR.evaluate(config=c, model=LLM, item=items[1], ctx=ctx)  # odd index: the model is Black
+    d = out.details
+    assert d["model_color"] == "black" and d["plies"] == 4 and len(fake.calls) == 4
+    assert [r["ply"] for r in d["moves"]] == [2, 4] and [r["ply"] for r in d["opponent_moves"]] == [1, 3]
+    assert d["opponent_elo"] == 1500 and out.score == 0.5
+    m = EVALUATOR.aggregate(config=c, outcomes=[stored(items[1], out)])
+    assert m["elo"] == pytest.approx(1500) and m["draws"] == 1
