@@ -176,10 +176,11 @@ class _Shared:
 class Gateway:
     """Chat completions through litellm with cache, retries, limits and a call log.
 
-    ``backoff_base_s`` is the first retry's mean-free upper bound (full jitter: the n-th
-    retry waits uniformly in [0, min(backoff_max_s, base * 2**(n-1))]); a Retry-After
-    header replaces that wait (capped at ``max_retry_after_s``). ``rate_window_s`` is the
-    window over which ModelConfig.rpm / tpm are counted (60 s; tests shorten it).
+    Backoff is exponential with full jitter: the n-th retry waits uniformly in
+    [0, min(backoff_max_s, backoff_base_s * 2**(n-1))]. A Retry-After header replaces that
+    wait (capped at ``max_retry_after_s``, plus under a second of jitter). ``rate_window_s``
+    is the window over which ModelConfig.rpm / tpm are counted (60 s; tests shorten it).
+    Limits are keyed by ModelConfig.slug; ``redis_prefix`` namespaces the Redis keys.
     """
 
     def __init__(
