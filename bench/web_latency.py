@@ -37,6 +37,10 @@ HANABI = [(2, "watson"), (2, "sherlock"), (2, "mycroft"), (3, "watson"), (3, "my
 CHESS = ["best_move", "mc_best", "mc_worst", "legal_moves", "puzzles", "games"]
 
 
+COPY_ITEMS = ("COPY jobs_itemresult (run_id, item_key, sample_index, state, claim_token, attempts, "
+              "score, scores, details, transcript, error, finished_at) FROM STDIN")
+
+
 def log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
@@ -150,19 +154,16 @@ def seed(database_url: str, n_items: int) -> None:
                              {"role": "grading", "text": "numeric match"}])
     details = json.dumps({"note": "bench"})
     started = time.perf_counter()
+    connection.ensure_connection()
     raw = connection.connection  # psycopg3 connection under Django
-    with connection.cursor():
-        pass
-    with raw.cursor() as cur:
-        with cur.copy("COPY jobs_itemresult (run_id, item_key, sample_index, state, claim_token, attempts, "
-                      "score, scores, details, transcript, error, finished_at) FROM STDIN") as copy:
-            stamp = now.isoformat()
-            for run_id in run_ids:
-                buf = io.StringIO()
-                for k in range(per_run):
-                    buf.write(f"{run_id}\titem-{k:04d}\t0\tdone\t\t1\t{(k % 7) / 6:.3f}\t{{}}\t{details}\t"
-                              f"{transcript}\t\t{stamp}\n")
-                copy.write(buf.getvalue())
+    with raw.cursor() as cur, cur.copy(COPY_ITEMS) as copy:
+        stamp = now.isoformat()
+        for run_id in run_ids:
+            buf = io.StringIO()
+            for k in range(per_run):
+                buf.write(f"{run_id}\titem-{k:04d}\t0\tdone\t\t1\t{(k % 7) / 6:.3f}\t{{}}\t{details}\t"
+                          f"{transcript}\t\t{stamp}\n")
+            copy.write(buf.getvalue())
     raw.commit()
     with connection.cursor() as cur:
         cur.execute("ANALYZE")
@@ -265,7 +266,7 @@ def cold(port: int, repeats: int = 5) -> dict[str, list[float]]:
 
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def main() -> None:

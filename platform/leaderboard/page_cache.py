@@ -16,6 +16,7 @@ import logging
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponse
+from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 TTL_SECONDS = 300
@@ -46,7 +47,7 @@ def cached_page(view):
         key = f"lbpage:{view.__name__}:{fingerprint()}:{path}"
         try:
             hit = cache.get(key)
-        except Exception as exc:  # Redis down: serve uncached rather than fail
+        except (RedisError, OSError) as exc:  # Redis down: serve uncached rather than fail
             log.warning("page cache unavailable: %s", exc)
             return view(request, *args, **kwargs)
         if hit is not None:
@@ -61,7 +62,7 @@ def cached_page(view):
             headers = {h: response[h] for h in _KEPT_HEADERS if h in response}
             try:
                 cache.set(key, (response.content, response["Content-Type"], headers), TTL_SECONDS)
-            except Exception as exc:
+            except (RedisError, OSError) as exc:
                 log.warning("page cache unavailable: %s", exc)
         return response
 

@@ -93,7 +93,7 @@ def test_staff_submits_cancels_and_resumes_a_job(client, catalog, owner, owner_t
     bench = catalog[0]
     from evaluators.registry import family_builtins
 
-    player = f"builtin-{sorted(family_builtins(bench.family))[0]}"
+    player = f"builtin-{min(family_builtins(bench.family))}"
     with django_capture_on_commit_callbacks(execute=True):
         response = _post(client, "/api/jobs", {"models": [player], "benchmarks": [bench.slug], "samples": 1,
                                                "name": "api job"}, owner_token)

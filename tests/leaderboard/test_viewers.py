@@ -1,5 +1,7 @@
 """The Hanabi replay frames and the chess board are rebuilt from the stored item details."""
 
+import itertools
+
 import pytest
 from django.urls import reverse
 from leaderboard.board import BadPositionError, board_squares
@@ -20,7 +22,7 @@ def test_frames_replay_the_game_with_what_each_seat_sees():
     assert frames[3]["move"]["fallback"] and frames[3]["move"]["fallback_reason"] == "unparseable reply"
     assert frames[0]["move"]["replies"] == ["I play card 0 (turn 0)"] and frames[0]["move"]["agent"] == "m-a"
     # a hint spends a token and shows up in the knowledge of the hinted seat afterwards
-    for before, after in zip(frames, frames[1:]):
+    for before, after in itertools.pairwise(frames):
         if before["move"]["text"].startswith("Reveal"):
             assert after["info_tokens"] == before["info_tokens"] - 1
             target = 1 - before["move"]["seat"]
