@@ -94,10 +94,7 @@ def _chess_values(metrics: dict[str, Any], fallback_label: str) -> EntryValues:
         norm = norm_se = None  # Elo is not on a 0-100 scale
     else:
         lo, hi = _interval(metrics, "score_ci95", score, se)
-        norm, norm_se = score, se
-        # a rate in [0, 1] (some tasks report rates) is put on the percent scale
-        if norm is not None and task == "puzzles" and 0.0 <= norm <= 1.0 and (se is None or se <= 1.0):
-            norm, norm_se = 100.0 * norm, (100.0 * se if se is not None else None)
+        norm, norm_se = score, se  # every move task and puzzles report percent (evaluators.chess)
     return EntryValues(
         part="", group=task, label=fallback_label, score=score, score_se=se, score_lo=lo,
         score_hi=hi, norm=norm, norm_se=norm_se, summary=_slim(metrics),

@@ -51,7 +51,7 @@ def test_it_explodes_a_hipho_suite_into_one_entry_per_exam():
 def test_it_puts_hanabi_and_chess_on_a_percent_scale_and_leaves_elo_out():
     m = f.model("m1")
     f.run(m, f.benchmark("hanabi/a", "hanabi"), f.hanabi_metrics(12.5, 0.5))
-    f.run(m, f.benchmark("chess/p", "chess"), f.chess_metrics(0.4, 0.05, task="puzzles"))
+    f.run(m, f.benchmark("chess/p", "chess"), f.chess_metrics(40.0, 5.0, task="puzzles"))
     f.run(m, f.benchmark("chess/g", "chess"), f.chess_metrics(1200.0, 80.0, task="games"))
     han = LeaderboardEntry.objects.get(family="hanabi")
     assert han.norm == pytest.approx(50.0) and han.norm_se == pytest.approx(2.0)
