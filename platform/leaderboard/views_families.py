@@ -163,7 +163,7 @@ def hipho_exam(request, exam_id: str):
             model=_model_cell(e.model), score=Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id)),
             score_se=Cell(e.score_se),
             ci95=Cell([e.score_lo, e.score_hi], f"[{fmt(e.score_lo, 2)}, {fmt(e.score_hi, 2)}]"),
-            medal=Cell(medal, medal or "—", badge=medal if medal in MEDALS else ""),
+            medal=Cell(medal, "" if medal in MEDALS else (medal or "—"), badge=medal if medal in MEDALS else ""),
             p_gold=Cell(probs.get("gold"), fmt(probs.get("gold"), 2)),
             p_silver=Cell(probs.get("silver"), fmt(probs.get("silver"), 2)),
             p_bronze=Cell(probs.get("bronze"), fmt(probs.get("bronze"), 2)),
