@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig, ValidationError
 from django.core.paginator import EmptyPage, Paginator
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -92,7 +92,10 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
         raise ApiError(400, "bad_request", "Content-Length is not a number") from None
     if length > MAX_BODY_BYTES:
         raise ApiError(413, "too_large", f"request body over {MAX_BODY_BYTES} bytes")
-    body = request.body
+    try:
+        body = request.body  # a chunked body has no Content-Length: Django's own cap applies
+    except RequestDataTooBig:
+        raise ApiError(413, "too_large", f"request body over {MAX_BODY_BYTES} bytes") from None
     if len(body) > MAX_BODY_BYTES:
         raise ApiError(413, "too_large", f"request body over {MAX_BODY_BYTES} bytes")
     content_type = request.content_type or ""

@@ -129,3 +129,17 @@ def test_writes_need_no_csrf_token_because_cookies_do_not_authenticate(site, own
     strict.force_login(owner)  # a session alone is not enough for the API
     _error(_post(strict, f"/api/jobs/{site['job'].pk}/cancel"), 401, "unauthenticated")
     _error(_post(strict, f"/api/jobs/{site['job'].pk}/cancel", None, owner_token), 409, "conflict")
+
+
+def test_a_body_without_length_over_the_limit_is_413(client, owner_token, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    from django.test import RequestFactory
+
+    from api.views import jobs
+
+    body = json.dumps({"models": ["x" * 5000], "benchmarks": ["y"]}).encode()
+    request = RequestFactory().post("/api/jobs", data=body, content_type="application/json",
+                                    HTTP_AUTHORIZATION=f"Bearer {owner_token}")
+    del request.META["CONTENT_LENGTH"]  # as a chunked upload arrives
+    response = jobs(request)
+    assert response.status_code == 413 and json.loads(response.content)["error"]["code"] == "too_large"
