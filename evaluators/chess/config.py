@@ -57,8 +57,9 @@ def _positions_cached(key: tuple[str, float, int]) -> PositionSet:
 
 
 @lru_cache(maxsize=8)
-def _puzzles_cached(key: tuple[str, float, int]) -> tuple[Puzzle, ...]:
-    return tuple(load_puzzles(key[0]))
+def _puzzles_cached(key: tuple[str, float, int], limit: int | None, lo: int | None, hi: int | None
+                    ) -> tuple[Puzzle, ...]:
+    return tuple(load_puzzles(key[0], limit=limit, min_rating=lo, max_rating=hi))
 
 
 def position_set(config: Mapping[str, Any]) -> PositionSet:
@@ -77,12 +78,10 @@ def puzzles(config: Mapping[str, Any]) -> tuple[Puzzle, ...]:
     if not path.is_file():
         raise ConfigError(f"puzzles.csv: file not found: {path}")
     try:
-        every = _puzzles_cached(_file_key(path))
+        return _puzzles_cached(_file_key(path), spec.get("limit") or None, spec.get("min_rating"),
+                               spec.get("max_rating"))
     except PuzzleFormatError as exc:
         raise ConfigError(f"puzzles.csv: {exc}") from None
-    lo, hi = spec.get("min_rating"), spec.get("max_rating")
-    chosen = [p for p in every if (lo is None or p.rating >= lo) and (hi is None or p.rating <= hi)]
-    return tuple(chosen[:spec["limit"]] if spec.get("limit") else chosen)
 
 
 def _int(config: Mapping[str, Any], name: str, default: int, lo: int, hi: int) -> int:

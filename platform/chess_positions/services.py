@@ -39,13 +39,12 @@ def puzzles_import(*, csv_path: str | Path, slug: str | None = None, name: str |
     """Register a Lichess puzzle CSV as a `puzzles` benchmark. Raises PuzzleFormatError (naming
     file, line, puzzle and field) before any write."""
     path = Path(csv_path).resolve()
-    puzzles = load_puzzles(path)  # the whole file, strictly: the error names the first bad row
+    # every selected row is validated (FEN, each move) before anything is written
+    chosen = len(load_puzzles(path, limit=limit, min_rating=min_rating, max_rating=max_rating))
     config: dict[str, Any] = {"task": "puzzles", "puzzles": {
         "csv": str(path), "limit": limit, "min_rating": min_rating, "max_rating": max_rating}}
     config = benchmark_validate_config(family="chess", config=config)
     slug = slug or f"{SLUG_PREFIX}puzzles-{path.stem}".lower().replace("_", "-")
-    chosen = len([p for p in puzzles if (min_rating is None or p.rating >= min_rating)
-                  and (max_rating is None or p.rating <= max_rating)][:limit or None])
     with transaction.atomic():
         bench, _ = Benchmark.objects.update_or_create(slug=slug, defaults={
             "name": name or f"Chess: Lichess puzzles ({path.name})", "family": "chess", "version": "1",

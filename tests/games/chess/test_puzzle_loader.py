@@ -82,3 +82,20 @@ def _empty(tmp_path):
 def test_too_many_fields(tmp_path):
     with pytest.raises(PuzzleFormatError, match=r"p\.csv:2: 12 fields, expected 10"):
         load_puzzles(write(tmp_path, GOOD + ",extra,more"))
+
+
+def test_a_rating_range_and_limit_select_a_subset(puzzle_sample):
+    hard = load_puzzles(puzzle_sample, min_rating=2000, limit=10)
+    assert len(hard) == 10 and all(p.rating >= 2000 for p in hard)
+    band = load_puzzles(puzzle_sample, min_rating=1000, max_rating=1099)
+    assert band and all(1000 <= p.rating <= 1099 for p in band)
+
+
+def test_rows_outside_the_range_are_not_parsed_but_their_rating_must_be_a_number(tmp_path):
+    broken_easy = GOOD.replace("t0001", "easy").replace(",600,", ",300,").replace("c7c6 a1a8", "c7c6 a1b8")
+    path = write(tmp_path, broken_easy, GOOD)
+    assert [p.id for p in load_puzzles(path, min_rating=500)] == ["t0001"]
+    with pytest.raises(PuzzleFormatError, match="field Moves"):
+        load_puzzles(path)
+    with pytest.raises(PuzzleFormatError, match=r"p\.csv:2 \(puzzle easy\): field Rating is not an integer"):
+        load_puzzles(write(tmp_path, broken_easy.replace(",300,", ",low,"), GOOD), min_rating=500)
