@@ -31,7 +31,7 @@ DEFAULT_BENCHMARKS: list[dict[str, Any]] = [
     {"slug": PUZZLES_SAMPLE_SLUG, "name": "Chess: Lichess puzzles (50 of the 2k sample)", "version": "1",
      "config": {"task": "puzzles",
                 "puzzles": {"csv": PUZZLES_SAMPLE, "limit": 50}},
-     "default_samples": 1,
+     "default_samples": 1, "demo": False,  # reads the shared sample, which a fresh host lacks
      "description": "The first 50 puzzles of the shared Lichess sample; every solver move must be right "
                     "(any mate counts); accuracy by rating band."},
     {"slug": "chess/games-vs-stockfish", "name": "Chess: games against Stockfish levels", "version": "1",
@@ -42,9 +42,12 @@ DEFAULT_BENCHMARKS: list[dict[str, Any]] = [
                     "estimated from the results with a 95% interval. An illegal move after 3 rethinks loses."},
 ]
 
+# The demo's baselines: the weakest, two calibrated levels and full strength.
+DEMO_PLAYERS = ["random", "stockfish-elo-1350", "stockfish-elo-2200", "stockfish"]
+
 # The puzzle benchmark reads the shared Lichess sample, which is never in the repository: on a
 # host without it the benchmark is not offered (instead of failing every other registration).
 if not resolve_path(PUZZLES_SAMPLE).is_file():
     DEFAULT_BENCHMARKS = [b for b in DEFAULT_BENCHMARKS if b["slug"] != PUZZLES_SAMPLE_SLUG]
 
-__all__ = ["BUILTINS", "DEFAULT_BENCHMARKS", "EVALUATOR"]
+__all__ = ["BUILTINS", "DEFAULT_BENCHMARKS", "DEMO_PLAYERS", "EVALUATOR"]
