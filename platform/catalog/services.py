@@ -41,11 +41,12 @@ def model_register(
     created_by=None,
 ) -> ModelEntry:
     """Validate everything first, then write one row (or nothing)."""
-    params = dict(params or {})
+    params = {} if params is None else params
     validate_model_string(litellm_model)
     validate_api_base(api_base)
     validate_api_key_env(api_key_env)
     validate_params(params)
+    params = dict(params)
     if modality not in ModelEntry.Modality.values:
         raise ValidationError(f"modality must be one of {ModelEntry.Modality.values}, got {modality!r}")
     entry = ModelEntry(

@@ -157,6 +157,8 @@ STORAGES = {
 }
 # Serve straight from the finders when collectstatic has not run (the demo and the tests).
 WHITENOISE_USE_FINDERS = not PRODUCTION
+if not PRODUCTION:
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
