@@ -355,11 +355,10 @@ class Gateway:
             try:
                 if model.max_concurrency:
                     async with limits.slot(key, model.max_concurrency):
-                        response, latency = await self._send(request, kwargs, key)
+                        response = await self._send(request, kwargs, key, outcome)
                 else:
-                    response, latency = await self._send(request, kwargs, key)
+                    response = await self._send(request, kwargs, key, outcome)
                 self._read(response, outcome, model.model)
-                outcome.latency_s = latency
                 outcome.retry_reasons = tuple(reasons)
                 return outcome
             except asyncio.CancelledError:
@@ -379,19 +378,24 @@ class Gateway:
                 retry_after = _retry_after(exc)
             await asyncio.sleep(self._backoff(outcome.attempts, retry_after))
 
-    async def _send(self, request: _Request, kwargs: dict[str, Any], key: str) -> tuple[Any, float]:
+    async def _send(self, request: _Request, kwargs: dict[str, Any], key: str,
+                    outcome: _Outcome) -> Any:
+        """One request, once the limits allow it; its duration lands in outcome.latency_s
+        (also when it fails, so a timed-out attempt shows its timeout)."""
         model = request.model
         ticket = await self._shared.limits.admit(key, rpm=model.rpm, tpm=model.tpm,
                                                  tokens=request.est_tokens)
         started = time.perf_counter()
-        response = await litellm.acompletion(**kwargs)
-        latency = time.perf_counter() - started
+        try:
+            response = await litellm.acompletion(**kwargs)
+        finally:
+            outcome.latency_s = time.perf_counter() - started
         if model.tpm:
             usage = getattr(response, "usage", None)
             actual = int(getattr(usage, "total_tokens", 0) or 0) if usage else request.est_tokens
             await self._shared.limits.settle(key, ticket, estimated=request.est_tokens,
                                              actual=actual)
-        return response, latency
+        return response
 
     def _read(self, response: Any, outcome: _Outcome, model_name: str) -> None:
         choices = getattr(response, "choices", None)

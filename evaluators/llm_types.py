@@ -87,7 +87,7 @@ class CallRecord:
     reasoning_tokens: int = 0
     cost_usd: float | None = None
     cost_known: bool = True  # False when litellm has no price for the model
-    latency_s: float = 0.0  # the last attempt's request time
+    latency_s: float = 0.0  # the last attempt's request time (also when it failed)
     total_s: float = 0.0  # from the call to its return, waits and retries included
     attempts: int = 0  # requests sent (0 for a cache hit)
     retries: int = 0  # attempts - 1, or 0

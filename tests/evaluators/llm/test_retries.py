@@ -57,6 +57,19 @@ def test_it_retries_a_timeout(fake_llm, make_gateway, recorder):
     assert recorder.records[0].retry_reasons == ("Timeout",)
 
 
+def test_it_records_the_timeout_of_a_call_that_never_answers(fake_llm, make_gateway, recorder):
+    fake_llm.configure(hang_s=5.0)
+    fake_llm.script(fault("timeout"), fault("timeout"))
+    gateway = make_gateway(on_call=recorder, max_attempts=2)
+
+    with pytest.raises(TransientLLMError):
+        gateway.complete(USER, model=fake_llm.model_config(params={"timeout": 0.3}))
+
+    [record] = recorder.records
+    assert record.error_class == "Timeout" and record.attempts == 2
+    assert 0.25 < record.latency_s < 3  # the failed attempt's duration: about its timeout
+
+
 @pytest.mark.parametrize("kind", ["malformed", "truncated", "empty", "empty_body"])
 def test_it_retries_a_broken_reply(fake_llm, make_gateway, recorder, kind):
     fake_llm.script(fault(kind), "pong")
