@@ -1,0 +1,266 @@
+"""Nothing lost, nothing duplicated, nothing paid twice: a large job under injected faults while
+workers are SIGKILLed every few seconds, next to the same job without faults.
+
+    .venv/bin/python bench/faults.py [--samples 5] [--workers 2] [--concurrency 4]
+        [--fault-rate 0.3] [--kill-every 5] [--latency 0.05]
+        [--database-url postgres://postgres@127.0.0.1:5432/podium_bench_faults]
+
+The job is the whole HiPhO suite from the shared data (403 problems) times --samples (5: 2,015
+items), one model call per item, against the fake OpenAI-compatible server run as a subprocess.
+Run 1: no faults, no kills. Run 2: the server injects --fault-rate transient faults (429 with
+Retry-After, 500, hung requests, malformed, truncated and empty replies) and a random worker is
+SIGKILLed (parent and pool) every --kill-every seconds and replaced. A separate beat process runs
+the lease reaper. Each run uses its own model string, so run 2 gets nothing from run 1's cache.
+
+Printed per run: items expected, items stored (done + failed), duplicate rows, items taken over
+after a kill, calls paid twice (the server's successful replies minus the distinct requests
+that needed one; a call in flight when its worker died is paid twice by any provider), and the
+wall time; then the ratio of the two wall times. The database is dropped and recreated (a
+PostgreSQL database of its own, or a SQLite file under var/ for a sqlite:/// URL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("PODIUM_SHARED_DATA") or ROOT / ".." / "shared" / "data")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fresh_database(url: str) -> None:
+    if url.startswith("sqlite:///"):
+        path = Path(url.removeprefix("sqlite:///"))
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        return
+    import psycopg
+    from urllib.parse import urlparse
+
+    parsed = urlparse(url)
+    name = parsed.path.lstrip("/")
+    admin = url.replace(f"/{name}", "/postgres", 1)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+class FakeServer:
+    def __init__(self, *, latency: float, fault_rate: float, log: Path) -> None:
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        args = [sys.executable, "-m", "tests.fakes.openai_server", "--port", str(self.port),
+                "--latency", str(latency), "--fault-rate", str(fault_rate), "--hang", "3",
+                "--faults", "rate_limit,server_error,timeout,malformed,truncated,empty,empty_body",
+                "--retry-after", "1", "--seed", "7"]
+        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                self.stats()
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("fake server did not start")
+
+    def stats(self) -> dict:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/stats", timeout=5) as r:
+            return json.loads(r.read())
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+class Fleet:
+    """Celery workers (own process groups, so a kill takes the pool too) and one beat."""
+
+    def __init__(self, env: dict[str, str], logdir: Path, concurrency: int) -> None:
+        self.env, self.logdir, self.concurrency = env, logdir, concurrency
+        self.workers: list[subprocess.Popen] = []
+        self.started = 0
+        self.beat = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "podium", "beat", "-l", "WARNING",
+             "-s", str(logdir / "beat-schedule")],
+            cwd=ROOT, env=env, stdout=open(logdir / "beat.log", "wb"), stderr=subprocess.STDOUT,
+            start_new_session=True)
+
+    def start(self) -> None:
+        self.started += 1
+        name = f"bench{self.started}"
+        cmd = [sys.executable, "-m", "celery", "-A", "podium", "worker", "-l", "WARNING",
+               "-c", str(self.concurrency), "-P", "prefork", "-Q", self.env["PODIUM_QUEUE"],
+               "-n", f"{name}@%h", "--without-gossip", "--without-mingle"]
+        self.workers.append(subprocess.Popen(
+            cmd, cwd=ROOT, env=self.env, stdout=open(self.logdir / f"{name}.log", "wb"),
+            stderr=subprocess.STDOUT, start_new_session=True))
+
+    def kill_one(self, rng: random.Random) -> None:
+        live = [w for w in self.workers if w.poll() is None]
+        if not live:
+            return
+        victim = rng.choice(live)
+        os.killpg(victim.pid, signal.SIGKILL)
+        victim.wait(30)
+        self.workers.remove(victim)
+
+    def stop(self) -> None:
+        for proc in [*self.workers, self.beat]:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in [*self.workers, self.beat]:
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: float,
+            kill_every: float | None) -> dict:
+    from django.db.models import Count
+
+    from catalog.models import Benchmark, ModelEntry
+    from jobs import services
+    from jobs.models import CachedResponse, ItemResult, Job, LLMCall
+
+    server = FakeServer(latency=args.latency, fault_rate=fault_rate, log=logdir / f"fake-{label}.log")
+    model = ModelEntry.objects.create(
+        slug=f"bench-{label}", display_name=f"bench {label}", litellm_model=f"openai/bench-{label}",
+        api_base=server.base_url, api_key_env="PODIUM_FAKE_LLM_KEY", params={"temperature": 0.6})
+    bench = Benchmark.objects.get(slug="bench/hipho-suite")
+    fleet = Fleet(env, logdir, args.concurrency)
+    for _ in range(args.workers):
+        fleet.start()
+    rng = random.Random(1)
+    kills = 0
+    resumed = 0
+    try:
+        time.sleep(3)  # let the workers connect before the clock starts
+        started = time.monotonic()
+        job = services.job_submit(models=[model], benchmarks=[bench], samples=args.samples,
+                                  name=f"bench faults {label}")
+        next_kill = started + (kill_every or 0)
+        last_report = started
+        while True:
+            job.refresh_from_db()
+            if job.status == Job.Status.DONE:
+                if job.failed_items and not resumed:
+                    resumed = services.job_resume(job=job)  # retry what failed past the retries
+                    continue
+                break
+            now = time.monotonic()
+            if kill_every and now >= next_kill:
+                fleet.kill_one(rng)
+                fleet.start()
+                kills += 1
+                next_kill = now + kill_every
+            if now - last_report > 15:
+                print(f"  [{label}] {job.done_items + job.failed_items}/{job.total_items} items, "
+                      f"{kills} kills, {now - started:.0f} s", flush=True)
+                last_report = now
+            time.sleep(0.2)
+        wall = time.monotonic() - started
+    finally:
+        fleet.stop()
+    stats = server.stats()
+    server.stop()
+    items = ItemResult.objects.filter(run__job=job)
+    rows = items.count()
+    distinct = items.values("run", "item_key", "sample_index").distinct().count()
+    needed = CachedResponse.objects.filter(model=model.litellm_model).count()
+    paid_rows = (LLMCall.objects.filter(run__job=job, cache_hit=False, error_class="")
+                 .values("request_hash").annotate(n=Count("id")).filter(n__gt=1).count())
+    return {
+        "label": label, "expected": job.total_items, "stored_done": items.filter(state="done").count(),
+        "stored_failed": items.filter(state="failed").count(), "rows": rows,
+        "duplicates": rows - distinct, "taken_over": items.filter(attempts__gt=1).count(),
+        "resumed": resumed, "kills": kills, "served": stats["requests"],
+        "successful": stats["successful"], "faults": stats["faults_total"], "needed": needed,
+        "paid_twice": stats["successful"] - needed, "logged_paid_twice": paid_rows,
+        "retried_calls": LLMCall.objects.filter(run__job=job, retries__gt=0).count(), "wall_s": wall,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--fault-rate", type=float, default=0.3)
+    parser.add_argument("--kill-every", type=float, default=5.0)
+    parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/podium_bench_faults")
+    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    args = parser.parse_args()
+    if not (SHARED / "hipho").is_dir():
+        sys.exit(f"HiPhO data not found at {SHARED / 'hipho'} (set PODIUM_SHARED_DATA)")
+
+    fresh_database(args.database_url)
+    logdir = ROOT / "var" / "bench-faults"
+    logdir.mkdir(parents=True, exist_ok=True)
+    queue = f"podium-bench-faults-{os.getpid()}"
+    env = {
+        **os.environ, "DATABASE_URL": args.database_url, "REDIS_URL": args.redis_url,
+        "PODIUM_QUEUE": queue, "PODIUM_CACHE_PREFIX": queue,
+        "DJANGO_SETTINGS_MODULE": "podium.settings",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
+        "PODIUM_ITEM_LEASE_SECONDS": "4", "PODIUM_REAPER_INTERVAL_SECONDS": "1",
+        "PODIUM_LLM_TIMEOUT_SECONDS": "2", "PODIUM_LLM_BACKOFF_BASE_SECONDS": "0.2",
+        "PODIUM_MAX_ITEM_ATTEMPTS": "5", "PODIUM_FAKE_LLM_KEY": "sk-bench-faults",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    }
+    os.environ.update(env)
+    sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from catalog.models import Benchmark
+
+    call_command("migrate", verbosity=0)
+    Benchmark.objects.create(slug="bench/hipho-suite", name="HiPhO suite (bench)", family="hipho",
+                             config={"source": "dir", "path": str(SHARED / "hipho"), "exam": "suite"})
+    try:
+        clean = run_job(label="clean", args=args, env=env, logdir=logdir, fault_rate=0.0,
+                        kill_every=None)
+        faulty = run_job(label="faults", args=args, env=env, logdir=logdir,
+                         fault_rate=args.fault_rate, kill_every=args.kill_every)
+    finally:
+        import redis
+
+        redis.Redis.from_url(args.redis_url).delete(queue)
+
+    print(f"\nHiPhO suite x {args.samples} samples, {args.workers} workers x {args.concurrency} "
+          f"processes, latency {args.latency} s, database {args.database_url.split(':')[0]}")
+    cols = ["expected", "stored_done", "stored_failed", "duplicates", "taken_over", "resumed",
+            "kills", "served", "successful", "faults", "needed", "paid_twice", "logged_paid_twice",
+            "retried_calls", "wall_s"]
+    print(f"{'':22}{'no faults':>12}{'faults+kills':>14}")
+    for c in cols:
+        a, b = clean[c], faulty[c]
+        fmt = (lambda v: f"{v:.1f}") if c == "wall_s" else str
+        print(f"{c:22}{fmt(a):>12}{fmt(b):>14}")
+    print(f"\nitems lost: {faulty['expected'] - faulty['stored_done'] - faulty['stored_failed']}, "
+          f"duplicates: {faulty['duplicates']}, calls paid twice: {faulty['paid_twice']} "
+          f"(<= one per process in flight at each of {faulty['kills']} kills), "
+          f"wall time with faults / without: {faulty['wall_s'] / clean['wall_s']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
