@@ -54,7 +54,7 @@ def _most_in_any_window(times, window):
 
 @pytest.mark.slow
 def test_it_keeps_several_processes_under_the_rpm(fake_llm, redis_url):
-    window, rpm = 3.0, 6
+    window, rpm = 4.0, 6
     fake_llm.configure(latency=0.05)
 
     outcomes = _run_processes(
@@ -68,12 +68,12 @@ def test_it_keeps_several_processes_under_the_rpm(fake_llm, redis_url):
     relative = [round(t - times[0], 3) for t in times]
     # A request reaches the server a little after the limiter admits it (litellm's CPU
     # work, and this machine is shared): measure windows shorter by that slack.
-    assert _most_in_any_window(times, window - 0.6) <= rpm, relative
-    assert times[-1] - times[0] >= 2 * window - 0.6, relative  # 18 calls, 6 per window
+    assert _most_in_any_window(times, window - 1.0) <= rpm, relative
+    assert times[-1] - times[0] >= 2 * window - 1.0, relative  # 18 calls, 6 per window
 
 
 def test_it_keeps_one_process_under_the_tpm(fake_llm, redis_url, make_gateway):
-    window = 1.0
+    window = 2.0
     fake_llm.rule = lambda request: Reply(text="ok", prompt_tokens=100, completion_tokens=50)
     gateway = make_gateway(redis_url=redis_url, redis_prefix=f"podium-test:{uuid.uuid4().hex}",
                            rate_window_s=window)
@@ -91,8 +91,8 @@ def test_it_keeps_one_process_under_the_tpm(fake_llm, redis_url, make_gateway):
 
     assert len(asyncio.run(six())) == 6
     times = fake_llm.counters.request_times
-    assert _most_in_any_window(times, window - 0.1) <= 2
-    assert max(times) - min(times) >= 2 * window - 0.2
+    assert _most_in_any_window(times, window - 0.5) <= 2
+    assert max(times) - min(times) >= 2 * window - 0.5
 
 
 @pytest.mark.slow
