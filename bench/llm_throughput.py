@@ -137,10 +137,11 @@ def measure_server_alone(server_root: str, *, calls: int, in_flight: int) -> dic
             return time.perf_counter() - start
 
     wall = asyncio.run(main())
-    served = _get_json(server_root + "/stats")["successful"]
+    stats = _get_json(server_root + "/stats")
+    served = stats["successful"]
     return {"label": "fake server alone (aiohttp client)", "processes": 1,
             "in_flight": in_flight, "calls": served, "wall": wall, "rate": served / wall,
-            "cpu_ms": float("nan"), "served": served}
+            "cpu_ms": float("nan"), "served": served, "max_in_flight": stats["max_in_flight"]}
 
 
 def measure(server_root: str, *, calls: int, in_flight: int, processes: int) -> dict[str, Any]:
@@ -171,7 +172,7 @@ def measure(server_root: str, *, calls: int, in_flight: int, processes: int) -> 
     return {"label": "gateway (litellm)", "processes": processes, "in_flight": in_flight,
             "calls": ok, "wall": wall,
             "rate": ok / wall, "cpu_ms": 1000 * sum(r["cpu"] for r in reports) / ok,
-            "served": served["successful"]}
+            "served": served["successful"], "max_in_flight": served["max_in_flight"]}
 
 
 def main() -> None:
@@ -203,12 +204,13 @@ def main() -> None:
     print(f"LLM gateway throughput: {args.calls} calls, {args.in_flight} in flight, fake "
           f"endpoint latency {args.latency * 1000:.0f} ms, {os.cpu_count()} CPUs")
     print(f"{'client':<36} {'processes':>9} {'in flight each':>14} {'calls':>6} {'wall s':>7} "
-          f"{'calls/s':>8} {'ideal/s':>8} {'ratio':>6} {'CPU ms/call':>11}")
+          f"{'calls/s':>8} {'ideal/s':>8} {'ratio':>6} {'CPU ms/call':>11} "
+          f"{'max at server':>13}")
     for row in rows:
         each = row["in_flight"] / row["processes"]
         print(f"{row['label']:<36} {row['processes']:>9} {each:>14.0f} {row['calls']:>6} "
               f"{row['wall']:>7.2f} {row['rate']:>8.1f} {ideal:>8.1f} {row['rate'] / ideal:>6.3f} "
-              f"{row['cpu_ms']:>11.2f}")
+              f"{row['cpu_ms']:>11.2f} {row['max_in_flight']:>13}")
         if row["served"] != row["calls"]:
             print(f"  note: the server answered {row['served']} requests for {row['calls']} calls")
     print(f"fake server CPU: {server_ms:.2f} ms per request; load average before the run: "
