@@ -3,6 +3,7 @@ every call outcome becomes an LLMCall row tagged with the run and item being eva
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,25 @@ from django.db import IntegrityError
 from jobs.models import CachedResponse, LLMCall
 
 _current = threading.local()
+
+# NUL and unpaired surrogates (what a lenient decoder leaves of invalid UTF-8) cannot be stored
+# by PostgreSQL (text or jsonb): a reply holding one made the item fail after it was paid for.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable(text: str) -> str:
+    """Model text that any database can store: NUL and lone surrogates become U+FFFD."""
+    return _UNSTORABLE.sub("\ufffd", text) if _UNSTORABLE.search(text) else text
+
+
+def _storable_json(value: Any) -> Any:
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, list):
+        return [_storable_json(v) for v in value]
+    if isinstance(value, dict):
+        return {storable(str(k)): _storable_json(v) for k, v in value.items()}
+    return value
 
 
 @dataclass(frozen=True)
@@ -39,7 +59,8 @@ class DatabaseResponseCache:
     def put(self, request_hash: str, model: str, response: dict[str, Any]) -> None:
         try:
             CachedResponse.objects.get_or_create(
-                request_hash=request_hash, defaults={"model": model[:200], "response": response}
+                request_hash=request_hash,
+                defaults={"model": model[:200], "response": _storable_json(response)},
             )
         except IntegrityError:
             pass  # another worker stored the same call first; either copy will do
@@ -49,13 +70,14 @@ def log_call(record) -> None:
     scope = _scope()
     LLMCall.objects.create(
         run_id=scope.run_id, item_id=scope.item_id, purpose=record.purpose,
-        request_hash=record.request_hash, model=record.model[:200], messages=record.messages,
-        reply=record.reply or "", input_tokens=record.input_tokens or 0,
+        request_hash=record.request_hash, model=record.model[:200],
+        messages=_storable_json(record.messages), reply=storable(record.reply or ""),
+        input_tokens=record.input_tokens or 0,
         output_tokens=record.output_tokens or 0, reasoning_tokens=record.reasoning_tokens or 0,
         cost_usd=record.cost_usd, cost_known=record.cost_known,
         latency_ms=int((record.latency_s or 0) * 1000), attempts=record.attempts,
         retries=record.retries, error_class=record.error_class or "",
-        error_message=record.error_message or "", cache_hit=record.cache_hit,
+        error_message=storable(record.error_message or ""), cache_hit=record.cache_hit,
     )
 
 

@@ -3,6 +3,7 @@ and turns every way an evaluation can end into exactly one state transition."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -15,7 +16,7 @@ from catalog.models import ModelEntry
 from evaluators.base import EvalContext, EvaluationError, ItemKey, JobCancelled, ModelConfig
 from evaluators.registry import get_family
 from jobs import services
-from jobs.llm_wiring import CallScope, gateway, scope_set
+from jobs.llm_wiring import CallScope, gateway, scope_set, storable
 from jobs.models import ItemResult, Job
 
 log = logging.getLogger(__name__)
@@ -99,8 +100,11 @@ def execute_item(item_id: int, token: str) -> str:
     judge = run.benchmark.judge.to_config() if run.benchmark.judge_id else None
 
     def generate(messages, *, model, sample_index=0, purpose="model", params=None):
-        return gateway().complete(messages, model=model, sample_index=sample_index,
-                                  purpose=purpose, params=params)
+        completion = gateway().complete(messages, model=model, sample_index=sample_index,
+                                        purpose=purpose, params=params)
+        # the evaluator stores what it is given: hand it text the database can hold
+        clean = storable(completion.text)
+        return completion if clean is completion.text else dataclasses.replace(completion, text=clean)
 
     def checkpoint(state: dict) -> None:
         if not services.item_heartbeat(item_id=item_id, token=token, checkpoint=state):
