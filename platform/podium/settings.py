@@ -172,6 +172,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
+# Error reports never show the process environment (where the models' API keys live).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "catalog.reporting.EnvironmentHidingFilter"
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
