@@ -70,7 +70,10 @@ def job_submit(
         except ConfigError as exc:
             raise ValidationError(f"benchmark {benchmark.slug}: {exc}") from exc
         n = samples or benchmark.default_samples
-        keys = family.items(config, samples=n)
+        try:
+            keys = family.items(config, samples=n)
+        except ConfigError as exc:  # the benchmark's data (an exam file, a CSV) does not load
+            raise ValidationError(f"benchmark {benchmark.slug}: {exc}") from exc
         if not keys:
             raise ValidationError(f"benchmark {benchmark.slug} has no items")
         playable = family_builtins(benchmark.family)
