@@ -1,8 +1,8 @@
 """Nothing lost, nothing duplicated, nothing paid twice: a large job under injected faults while
 workers are SIGKILLed every few seconds, next to the same job without faults.
 
-    .venv/bin/python bench/faults.py [--samples 5] [--workers 2] [--concurrency 4]
-        [--fault-rate 0.3] [--kill-every 5] [--latency 0.05]
+    .venv/bin/python bench/faults.py [--samples 5] [--workers 3] [--concurrency 3]
+        [--fault-rate 0.3] [--kill-every 10] [--latency 0.05]
         [--database-url postgres://postgres@127.0.0.1:5432/podium_bench_faults]
 
 The job is the whole HiPhO suite from the shared data (403 problems) times --samples (5: 2,015
@@ -49,8 +49,9 @@ def fresh_database(url: str) -> None:
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
         return
-    import psycopg
     from urllib.parse import urlparse
+
+    import psycopg
 
     parsed = urlparse(url)
     name = parsed.path.lstrip("/")
@@ -68,7 +69,7 @@ class FakeServer:
                 "--latency", str(latency), "--fault-rate", str(fault_rate), "--hang", "3",
                 "--faults", "rate_limit,server_error,timeout,malformed,truncated,empty,empty_body",
                 "--retry-after", "1", "--seed", "7"]
-        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=open(log, "wb"), stderr=subprocess.STDOUT)  # noqa: SIM115
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -97,7 +98,8 @@ class Fleet:
         self.beat = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "podium", "beat", "-l", "WARNING",
              "-s", str(logdir / "beat-schedule")],
-            cwd=ROOT, env=env, stdout=open(logdir / "beat.log", "wb"), stderr=subprocess.STDOUT,
+            cwd=ROOT, env=env, stdout=open(logdir / "beat.log", "wb"),  # noqa: SIM115
+            stderr=subprocess.STDOUT,
             start_new_session=True)
 
     def start(self) -> None:
@@ -107,7 +109,7 @@ class Fleet:
                "-c", str(self.concurrency), "-P", "prefork", "-Q", self.env["PODIUM_QUEUE"],
                "-n", f"{name}@%h", "--without-gossip", "--without-mingle"]
         self.workers.append(subprocess.Popen(
-            cmd, cwd=ROOT, env=self.env, stdout=open(self.logdir / f"{name}.log", "wb"),
+            cmd, cwd=ROOT, env=self.env, stdout=open(self.logdir / f"{name}.log", "wb"),  # noqa: SIM115
             stderr=subprocess.STDOUT, start_new_session=True))
 
     def kill_one(self, rng: random.Random) -> None:
@@ -132,9 +134,8 @@ class Fleet:
 
 def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: float,
             kill_every: float | None) -> dict:
-    from django.db.models import Count
-
     from catalog.models import Benchmark, ModelEntry
+    from django.db.models import Count
     from jobs import services
     from jobs.models import CachedResponse, ItemResult, Job, LLMCall
 
@@ -175,10 +176,10 @@ def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: 
                 last_report = now
             time.sleep(0.2)
         wall = time.monotonic() - started
+        stats = server.stats()
     finally:
         fleet.stop()
-    stats = server.stats()
-    server.stop()
+        server.stop()
     items = ItemResult.objects.filter(run__job=job)
     rows = items.count()
     distinct = items.values("run", "item_key", "sample_index").distinct().count()
@@ -199,10 +200,10 @@ def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=5)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--concurrency", type=int, default=3)
     parser.add_argument("--fault-rate", type=float, default=0.3)
-    parser.add_argument("--kill-every", type=float, default=5.0)
+    parser.add_argument("--kill-every", type=float, default=10.0)
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/podium_bench_faults")
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
@@ -229,9 +230,8 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.core.management import call_command
-
     from catalog.models import Benchmark
+    from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
     Benchmark.objects.create(slug="bench/hipho-suite", name="HiPhO suite (bench)", family="hipho",

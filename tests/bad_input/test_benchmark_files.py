@@ -5,18 +5,17 @@ and no row is written."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from catalog.models import Benchmark, ModelEntry
+from catalog.services import benchmark_validate_config
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.test import Client
-
-from catalog.models import Benchmark, ModelEntry
-from catalog.services import benchmark_validate_config
 from jobs import services
 from jobs.models import ItemResult, Job, Run
+
 from tests.faults.conftest import HIPHO_DIR, SHARED_DATA
 from tests.requirements import require
 
@@ -97,7 +96,7 @@ PUZZLE_CASES = {
                 ["puzzles.csv", ":2", "00008", "FEN"]),
     "illegal solution move": ((HEADER + "\n" + GOOD.replace("e6e7 b2b1", "e6e7 a1a8") + "\n").encode(),
                               ["puzzles.csv", ":2", "00008", "Moves", "move 3", "a1a8", "illegal"]),
-    "missing columns": (("PuzzleId,FEN,Rating\n00008,8/8/8/8/8/8/8/K6k w - - 0 1,1500\n").encode(),
+    "missing columns": ((b"PuzzleId,FEN,Rating\n00008,8/8/8/8/8/8/8/K6k w - - 0 1,1500\n"),
                         ["puzzles.csv", ":1", "missing column", "Moves"]),
     "wrong encoding": ((HEADER + "\n" + GOOD.replace("crushing", "écrasant") + "\n").encode("latin-1"),
                        ["puzzles.csv", ":2", "UTF-8"]),

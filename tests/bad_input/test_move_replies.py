@@ -10,7 +10,6 @@ import pytest
 from evaluators.chess.prompts import AnswerError, parse_move, parse_move_list
 from evaluators.hanabi.parsing import UnparseableReplyError, parse_reply
 
-
 START = chess.Board()
 
 
@@ -43,7 +42,7 @@ def test_a_gaming_or_broken_answer_is_an_error_of_its_kind(reply, kind):
 
 def test_listing_every_square_does_not_pass_as_the_legal_moves_of_a_piece():
     every = ", ".join(chess.square_name(s) for s in chess.SQUARES)
-    named, bad = parse_move_list(START, f"Final answer: {every}", chess.G1)
+    named, _bad = parse_move_list(START, f"Final answer: {every}", chess.G1)
     truth = {m.uci() for m in START.legal_moves if m.from_square == chess.G1}
     assert truth <= named and len(named) == 64  # every wrong claim is kept, so IoU = 2/64
     assert len(truth & named) / len(truth | named) < 0.05

@@ -18,9 +18,8 @@ from pathlib import Path
 
 import chess
 import pytest
-
 from catalog.models import Benchmark, ModelEntry
-from tests.fakes.openai_server import Reply
+
 from tests.requirements import require
 
 ROOT = Path(__file__).resolve().parents[2]

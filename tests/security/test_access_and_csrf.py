@@ -13,17 +13,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
-
 from api.services import api_token_create, api_token_revoke
 from catalog.models import ModelEntry
+from django.contrib.auth import get_user_model
+from django.test import Client
 from jobs.models import Job
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-_FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S | re.I)
+_FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.DOTALL | re.IGNORECASE)
 _ACTION = re.compile(r'action="([^"]*)"')
 
 
@@ -133,6 +132,6 @@ def test_production_settings_pass_the_deployment_checks():
            "DATABASE_URL": "sqlite:///" + str(ROOT / "var" / "check-deploy.sqlite3"),
            "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")])}
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=180, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

@@ -12,14 +12,14 @@ import sys
 import uuid
 
 import pytest
+from catalog.models import ModelEntry
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client, RequestFactory
 from django.views.debug import ExceptionReporter
-
-from catalog.models import ModelEntry
 from jobs import services
 from jobs.models import ItemResult, Job, LLMCall
+
 from tests.fakes.openai_server import error
 from tests.fixtures.services import wait_for
 
@@ -84,7 +84,7 @@ def test_the_key_never_appears_in_any_output(celery_worker, fake_llm, hipho_exam
     run = job.runs.get()
     items = list(ItemResult.objects.filter(run__job=job))
     call = LLMCall.objects.filter(run=run).first()
-    public = ["/", f"/jobs/", f"/jobs/{job.pk}/", f"/jobs/{job.pk}/progress.json", f"/runs/{run.pk}/",
+    public = ["/", "/jobs/", f"/jobs/{job.pk}/", f"/jobs/{job.pk}/progress.json", f"/runs/{run.pk}/",
               f"/models/{model.slug}/", f"/benchmarks/{hipho_exam.pk}/", "/hipho/"]
     for it in items:
         public.append(f"/items/{it.pk}/")
