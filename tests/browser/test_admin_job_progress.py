@@ -24,6 +24,8 @@ def test_staff_submits_a_model_and_a_job_and_watches_progress(live_server, page,
     fake_llm.rule = boxed_answer
     fake_llm.configure(latency=0.5)  # slow enough to see the bar move
     celery_worker(concurrency=2)
+    # a real worker shares the machine (and, on SQLite, the database file) with the live server
+    page.set_default_timeout(60_000)
 
     page.goto(live_server.url + "/admin/login/?next=/admin/")
     page.fill("#id_username", "owner")
