@@ -18,9 +18,22 @@ from leaderboard.tables import Cell, Column, Table
 LIVE = (Job.Status.PENDING, Job.Status.RUNNING)
 
 
-def _job_row(table: Table, job: Job) -> None:
+def _models_of(jobs: list[Job]) -> dict[int, list[str]]:
+    """Model names per job in one query (so a submitter can find their model in the queue)."""
+    out: dict[int, list[str]] = {}
+    pairs = (Run.objects.filter(job_id__in=[j.pk for j in jobs])
+             .values_list("job_id", "model__display_name").distinct().order_by("job_id", "model__display_name"))
+    for job_id, name in pairs:
+        out.setdefault(job_id, []).append(name)
+    return out
+
+
+def _job_row(table: Table, job: Job, models: list[str], position: int | None = None) -> None:
+    shown = ", ".join(models[:5]) + (f" and {len(models) - 5} more" if len(models) > 5 else "")
     table.add(
+        position=Cell(position),
         job=Cell(job.pk, f"#{job.pk} {job.name}"[:80], href=reverse("leaderboard:job", args=[job.pk])),
+        models=Cell(models, shown or "—"),
         status=Cell(job.status, badge=job.status),
         progress=Cell(round(job.progress, 4), f"{job.ended_items}/{job.total_items} ({100 * job.progress:.0f}%)"),
         failed=Cell(job.failed_items), submitted=Cell(job.created_at.isoformat(timespec="seconds")),
@@ -28,20 +41,23 @@ def _job_row(table: Table, job: Job) -> None:
     )
 
 
-def _job_columns() -> list[Column]:
-    return [Column("job", "Job"), Column("status", "Status"), Column("progress", "Progress", numeric=True),
+def _job_columns(*, position: bool = False) -> list[Column]:
+    head = [Column("position", "Place", numeric=True, title="place in the queue, oldest first")] if position else []
+    return [*head, Column("job", "Job"), Column("models", "Models"), Column("status", "Status"), Column("progress", "Progress", numeric=True),
             Column("failed", "Failed", numeric=True), Column("submitted", "Submitted"),
             Column("finished", "Finished")]
 
 
 def queue(request):
-    live = Table("queue-live", "Pending and running", _job_columns(), empty="The queue is empty.")
-    for job in Job.objects.filter(status__in=LIVE).order_by("created_at")[:200]:
-        _job_row(live, job)
+    live_jobs = list(Job.objects.filter(status__in=LIVE).order_by("created_at")[:200])
     page = paginate(request, Job.objects.exclude(status__in=LIVE).order_by("-created_at"))
+    models = _models_of(live_jobs + list(page.object_list))
+    live = Table("queue-live", "Pending and running", _job_columns(position=True), empty="The queue is empty.")
+    for place, job in enumerate(live_jobs, start=1):
+        _job_row(live, job, models.get(job.pk, []), place)
     finished = Table("queue-finished", "Finished", _job_columns())
     for job in page.object_list:
-        _job_row(finished, job)
+        _job_row(finished, job, models.get(job.pk, []))
     return render_page(request, "leaderboard/queue.html", {"page": page}, [live, finished])
 
 

@@ -37,6 +37,8 @@ def test_queue_lists_live_and_finished_jobs(client, live_job, site):
     finished = html.split('data-table="queue-finished"')[1].split("</table>")[0]
     assert "live one" in live and "demo" not in live
     assert "demo" in finished and "2/4 (50%)" in live
+    assert "M1" in live and "Alpha, Beta, Gamma" in finished  # where a submitter finds their model
+    assert "<td class=\"num\"><span>1</span></td>" in live  # first in the queue
 
 
 def test_progress_json_counts_items_and_lists_runs(client, live_job):
