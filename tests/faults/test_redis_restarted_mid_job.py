@@ -31,8 +31,8 @@ def broker_on(settings):
     def switch(url: str) -> None:
         settings.CELERY_BROKER_URL = url
         app.conf.broker_url = url
-        if app._pool is not None:
-            app._pool.force_close_all()
+        # drop (do not close) the cached pools: kombu keeps them in a global registry, and a
+        # closed one would be handed back when the URL is switched back
         app._pool = None
         app.amqp._producer_pool = None  # rebuilt from broker_url on the next send
 
