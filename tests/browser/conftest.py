@@ -15,7 +15,9 @@ CHROMIUM = Path(os.environ.get("PODIUM_CHROMIUM", "/usr/bin/chromium"))
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's event loop must be gone before other packages' tests, which call
+# asyncio.run() in this same thread.
+@pytest.fixture(scope="package")
 def browser():
     require(CHROMIUM.exists(), f"Chromium at {CHROMIUM}")
     try:
