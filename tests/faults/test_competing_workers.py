@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_it_evaluates_each_item_once_with_two_workers_two_schedulers_and_duplicate_messages(
         celery_worker, fake_llm, paid_rule, fake_model, hipho_exam):
     paid = paid_rule(lambda request: Reply(text=boxed_rule(request), latency=0.3))
-    a = celery_worker(concurrency=2, beat=True, reaper=0.5, wait=False)
-    b = celery_worker(concurrency=2, beat=True, reaper=0.5, wait=False)
+    a = celery_worker(concurrency=2, beat=True, reaper=0.5, lease=10, wait=False)
+    b = celery_worker(concurrency=2, beat=True, reaper=0.5, lease=10, wait=False)
     a.wait_ready()
     b.wait_ready()
     job = services.job_submit(models=[fake_model], benchmarks=[hipho_exam], samples=1)

@@ -85,11 +85,11 @@ def test_it_finishes_every_family_after_a_worker_is_killed_mid_item(
 
     # the games continued from their checkpoints instead of starting over
     hanabi_item = hanabi.items.get()
-    assert hanabi_item.attempts == 2
+    assert hanabi_item.attempts >= 2
     assert any(t.get("role") == "note" and "resumed after turn" in t.get("text", "")
                for t in hanabi_item.transcript)
     chess_item = chess_run.items.get()
-    assert chess_item.attempts == 2
+    assert chess_item.attempts >= 2
     assert chess_item.details["resumed_at_ply"] >= before[chess_run.pk]
     for run in (hanabi, chess_run):
         run.refresh_from_db()
