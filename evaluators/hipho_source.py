@@ -85,6 +85,14 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(value, bool):
             raise ConfigError(f"field {flag!r} must be true or false")
         out[flag] = value
+    if source == "dir":
+        # Load (and cache) the exams now, so a benchmark whose files are broken is refused when it
+        # is saved, naming the file and record, not later when a job is submitted.
+        folder = resolve_path(out["path"])
+        try:
+            _load(str(folder), exam, _stamp(folder))
+        except (ExamFormatError, UnknownExamError) as exc:
+            raise ConfigError(str(exc)) from exc
     return out
 
 

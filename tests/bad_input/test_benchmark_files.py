@@ -78,9 +78,6 @@ def test_a_broken_exam_file_stops_the_job_naming_file_record_and_field(case, tmp
     assert _counts() == before
 
 
-@pytest.mark.xfail(strict=True, reason="bug (hipho): evaluators/hipho_source.validate_config checks "
-                   "only the exam file NAMES, so a benchmark whose exam file is broken is saved; "
-                   "the error only comes at job submission")
 def test_a_broken_exam_file_is_refused_when_the_benchmark_is_saved(tmp_path):
     folder = _exam_dir(tmp_path, EXAM_CASES["missing field"][0])
     with pytest.raises(ValidationError, match="question"):
