@@ -80,3 +80,23 @@ def validate_params(params: Any) -> None:
             raise ValidationError(f"params.{name} must be {wanted}, got {value!r}")
         if name == "reasoning_effort" and value not in ("minimal", "low", "medium", "high"):
             raise ValidationError(f"params.reasoning_effort must be {wanted}, got {value!r}")
+        if name == "extra_body":
+            _refuse_credentials(value, "params.extra_body")
+
+
+_CREDENTIAL_WORDS = ("key", "token", "secret", "password", "authorization", "credential", "bearer")
+
+
+def _refuse_credentials(value: Any, where: str) -> None:
+    """Parameters are public (they are part of every run's spec): keep credentials out of them."""
+    if isinstance(value, Mapping):
+        for key, inner in value.items():
+            if any(word in str(key).lower() for word in _CREDENTIAL_WORDS):
+                raise ValidationError(
+                    f"{where}.{key} looks like a credential; parameters are published with every "
+                    "result, so put secrets in the environment variable named by api_key_env"
+                )
+            _refuse_credentials(inner, f"{where}.{key}")
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            _refuse_credentials(inner, f"{where}[{index}]")

@@ -43,6 +43,7 @@ def test_it_registers_a_valid_model_without_storing_a_key():
         ({"params": {"reasoning_effort": "extreme"}}, "params.reasoning_effort"),
         ({"params": {"temprature": 0.5}}, "unknown generation parameter 'temprature'"),
         ({"params": [1, 2]}, "params must be an object"),
+        ({"params": {"extra_body": {"headers": {"X-Api-Key": "abc"}}}}, "params.extra_body.headers.X-Api-Key looks like a credential"),
     ],
 )
 def test_it_rejects_a_bad_registration_naming_the_field(overrides, message):
