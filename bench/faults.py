@@ -134,8 +134,9 @@ class Fleet:
 
 def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: float,
             kill_every: float | None) -> dict:
-    from catalog.models import Benchmark, ModelEntry
     from django.db.models import Count
+
+    from catalog.models import Benchmark, ModelEntry
     from jobs import services
     from jobs.models import CachedResponse, ItemResult, Job, LLMCall
 
@@ -230,8 +231,9 @@ def main() -> None:
     import django
 
     django.setup()
-    from catalog.models import Benchmark
     from django.core.management import call_command
+
+    from catalog.models import Benchmark
 
     call_command("migrate", verbosity=0)
     Benchmark.objects.create(slug="bench/hipho-suite", name="HiPhO suite (bench)", family="hipho",

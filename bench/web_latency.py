@@ -111,9 +111,10 @@ def seed(database_url: str, n_items: int) -> None:
     import django
 
     django.setup()
-    from catalog.models import Benchmark, ModelEntry
     from django.db import connection
     from django.utils import timezone
+
+    from catalog.models import Benchmark, ModelEntry
     from jobs.models import Job, Run
 
     rng = random.Random(7)

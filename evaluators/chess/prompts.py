@@ -97,7 +97,7 @@ class SplitReply:
 
 def split_reply(text: str) -> SplitReply:
     last = None
-    for last in _MARKER_RE.finditer(text):
+    for last in _MARKER_RE.finditer(text):  # noqa: B007  (keeps the last match)
         pass
     if last is None:
         return SplitReply(text, None)

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from catalog.models import Benchmark, ModelEntry
 from django.db import connection
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
-from jobs.models import ItemResult, Job, Run
-from jobs.selectors import benchmarks_by_patterns, job_progress, models_by_names
-from jobs.services import job_cancel, job_resume, job_submit
-from leaderboard.models import FamilyScore, LeaderboardEntry
-from leaderboard.replay import ReplayError, game_frames
 
 from api.http import ApiError, api_view, error_response, json_body, paged
 from api.openapi import schema
@@ -23,6 +17,12 @@ from api.serializers import (
     model_json,
     run_json,
 )
+from catalog.models import Benchmark, ModelEntry
+from jobs.models import ItemResult, Job, Run
+from jobs.selectors import benchmarks_by_patterns, job_progress, models_by_names
+from jobs.services import job_cancel, job_resume, job_submit
+from leaderboard.models import FamilyScore, LeaderboardEntry
+from leaderboard.replay import ReplayError, game_frames
 
 FAMILIES = set(Benchmark.Family.values)
 

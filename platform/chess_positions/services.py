@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from catalog.models import Benchmark
-from catalog.services import benchmark_validate_config
 from django.db import transaction
 
+from catalog.models import Benchmark
+from catalog.services import benchmark_validate_config
 from evaluators.chess.config import REPO_ROOT, usable_positions
 from games.chess.analysis import Analyzer
 from games.chess.engine import Engine, SearchLimit

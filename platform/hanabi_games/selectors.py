@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from jobs.models import ItemResult, Run
-
 from evaluators.hanabi import trajectory
+from jobs.models import ItemResult, Run
 
 
 def run_trajectories(*, run: Run) -> Iterator[dict[str, Any]]:

@@ -11,16 +11,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from catalog.models import Benchmark, ModelEntry
-from catalog.services import benchmark_validate_config
 from django.db import transaction
 from django.utils import timezone
-from jobs.models import ItemResult, Run
-from jobs.services import run_aggregate
 
+from catalog.models import Benchmark, ModelEntry
+from catalog.services import benchmark_validate_config
 from evaluators.base import ModelConfig
 from evaluators.hipho import GRADER_VERSION, regrade_outcome
 from evaluators.hipho_source import SUITE
+from jobs.models import ItemResult, Run
+from jobs.services import run_aggregate
 from rubrics.catalogue import exam_info
 from rubrics.exam import Exam, load_exam_dir
 from rubrics.hf import HF_REPO_ID, hf_snapshot

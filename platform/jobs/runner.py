@@ -10,7 +10,13 @@ import time
 import traceback
 
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections, connection
+from django.db import (
+    DatabaseError,
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connection,
+)
 
 from catalog.models import ModelEntry
 from evaluators.base import EvalContext, EvaluationError, ItemKey, JobCancelled, ModelConfig

@@ -39,7 +39,7 @@ def evaluate_item(self, item_id: int) -> str | None:
         # before the failure holds the item until its lease expires and the reaper frees it.)
         log.warning("item %s: database error while claiming, retrying: %s", item_id, exc)
         close_old_connections()
-        raise self.retry(countdown=backoff, exc=exc)
+        raise self.retry(countdown=backoff, exc=exc) from exc
     if token is None:
         return None  # done already, claimed by another worker, or cancelled
     try:
@@ -51,7 +51,7 @@ def evaluate_item(self, item_id: int) -> str | None:
         # transaction); give it back and try again later.
         log.warning("item %s: infrastructure error, retrying: %s", item_id, exc)
         release_after_infrastructure_error(item_id, token)
-        raise self.retry(countdown=backoff, exc=exc)
+        raise self.retry(countdown=backoff, exc=exc) from exc
 
 
 @shared_task(name="jobs.reap_expired_items", ignore_result=True)

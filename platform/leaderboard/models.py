@@ -8,8 +8,9 @@ headline of that model.
 
 from __future__ import annotations
 
-from catalog.models import Benchmark, ModelEntry
 from django.db import models
+
+from catalog.models import Benchmark, ModelEntry
 from jobs.models import Run
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from catalog.models import Benchmark
 from django.db import transaction
-from jobs.models import Run
 
+from catalog.models import Benchmark
+from jobs.models import Run
 from leaderboard.models import FamilyScore, LeaderboardEntry
 from leaderboard.summaries import entry_values, mean_with_se
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 
-from catalog.models import Benchmark, ModelEntry
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from jobs.models import ItemResult, Run
 
+from catalog.models import Benchmark, ModelEntry
+from jobs.models import ItemResult, Run
 from leaderboard.models import FamilyScore, LeaderboardEntry
 from leaderboard.page_cache import cached_page
 from leaderboard.pages import (

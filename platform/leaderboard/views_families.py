@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import plotly.graph_objects as go
-from catalog.models import ModelEntry
 from django.http import Http404
 
+from catalog.models import ModelEntry
 from leaderboard.models import LeaderboardEntry
 from leaderboard.page_cache import cached_page
 from leaderboard.pages import chart, fmt, model_url, paginate, pct, pm, render_page, run_url

@@ -8,8 +8,8 @@ from typing import Any
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from jobs.models import ItemResult, LLMCall
 
+from jobs.models import ItemResult, LLMCall
 from leaderboard.board import BadPositionError, board_squares, side_to_move
 from leaderboard.pages import fmt, money, render_page, run_url
 from leaderboard.replay import ReplayError, game_frames

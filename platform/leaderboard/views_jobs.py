@@ -8,10 +8,10 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+
 from jobs.models import Job, Run
 from jobs.selectors import job_progress
 from jobs.services import job_cancel, job_resume
-
 from leaderboard.pages import fmt, model_url, paginate, pm, render_page, run_url
 from leaderboard.tables import Cell, Column, Table
 

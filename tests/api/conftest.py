@@ -1,6 +1,7 @@
 import pytest
-from api.services import api_token_create, api_token_revoke
 from django.contrib.auth import get_user_model
+
+from api.services import api_token_create, api_token_revoke
 
 
 @pytest.fixture

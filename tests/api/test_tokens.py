@@ -3,6 +3,7 @@
 import hashlib
 
 import pytest
+
 from api.models import ApiToken
 from api.services import TokenError, api_token_authenticate, api_token_create, api_token_revoke
 

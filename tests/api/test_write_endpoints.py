@@ -3,9 +3,9 @@
 import json
 
 import pytest
+
 from api.http import MAX_BODY_BYTES
 from jobs.models import ItemResult, Job
-
 from tests.api.conftest import bearer
 
 pytestmark = pytest.mark.django_db

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from api.services import api_token_create, api_token_revoke
-from catalog.models import ModelEntry
 from django.contrib.auth import get_user_model
 from django.test import Client
+
+from api.services import api_token_create, api_token_revoke
+from catalog.models import ModelEntry
 from jobs.models import ItemResult, Job, Run
 
 pytestmark = pytest.mark.django_db

@@ -8,14 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
-from catalog.models import Benchmark, ModelEntry
-from catalog.services import benchmark_validate_config
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.test import Client
+
+from catalog.models import Benchmark, ModelEntry
+from catalog.services import benchmark_validate_config
 from jobs import services
 from jobs.models import ItemResult, Job, Run
-
 from tests.faults.conftest import HIPHO_DIR, SHARED_DATA
 from tests.requirements import require
 

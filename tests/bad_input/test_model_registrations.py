@@ -9,12 +9,13 @@ import io
 import json
 
 import pytest
-from catalog.models import ModelEntry
-from catalog.services import model_register
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.test import Client
+
+from catalog.models import ModelEntry
+from catalog.services import model_register
 
 pytestmark = pytest.mark.django_db
 

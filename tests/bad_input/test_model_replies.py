@@ -7,6 +7,7 @@ text, and nothing the model wrote is taken for a verdict."""
 from __future__ import annotations
 
 import pytest
+
 from jobs import services
 from jobs.models import CachedResponse, ItemResult, LLMCall
 from jobs.runner import execute_item

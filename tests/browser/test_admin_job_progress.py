@@ -2,8 +2,9 @@
 progress bar reach 100% while a real Celery worker evaluates it (model reached over HTTP)."""
 
 import pytest
-from catalog.models import Benchmark, ModelEntry
 from django.contrib.auth import get_user_model
+
+from catalog.models import Benchmark, ModelEntry
 from jobs.models import Job
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -15,7 +16,6 @@ def boxed_answer(request):
 
 def test_staff_submits_a_model_and_a_job_and_watches_progress(live_server, page, celery_worker, fake_llm):
     from catalog.services import benchmarks_ensure
-
     from tests.fakes.openai_server import FAKE_KEY_ENV
 
     benchmarks_ensure("hipho")

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 from django.urls import reverse
-from jobs.models import ItemResult, Job
 
+from jobs.models import ItemResult, Job
 from tests.fixtures.services import wait_for
 from tests.requirements import require
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 
 import pytest
-from catalog.models import Benchmark
 from django.core.management import CommandError, call_command
 
+from catalog.models import Benchmark
 from games.chess.positions import load_position_set
 from tests.games.chess.conftest import PUZZLE_SAMPLE, _stockfish_found
 from tests.requirements import require

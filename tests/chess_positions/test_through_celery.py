@@ -9,12 +9,12 @@ import re
 
 import chess
 import pytest
+
 from catalog.models import Benchmark, ModelEntry
 from catalog.services import benchmarks_ensure, builtin_models_ensure
+from games.chess.positions import load_position_set
 from jobs import services
 from jobs.models import ItemResult, Job, LLMCall
-
-from games.chess.positions import load_position_set
 from tests.fixtures.services import wait_for
 from tests.games.chess.conftest import _stockfish_found
 from tests.requirements import require

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import chess
 import pytest
-from catalog.models import Benchmark, ModelEntry
 
+from catalog.models import Benchmark, ModelEntry
 from tests.requirements import require
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 
 import pytest
+
 from jobs import services
 from jobs.models import ItemResult, Job
-
 from tests.fakes.openai_server import Reply
 from tests.faults.conftest import boxed_rule, hanabi_rule
 from tests.fixtures.services import wait_for

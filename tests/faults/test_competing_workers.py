@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 from django.db.models import Count
+
 from jobs import services
 from jobs.models import ItemResult, Job, LLMCall
-
 from tests.fakes.openai_server import Reply
 from tests.faults.conftest import boxed_rule
 from tests.fixtures.services import wait_for

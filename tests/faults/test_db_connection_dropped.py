@@ -11,9 +11,9 @@ import time
 import pytest
 from django.db import connection
 from django.db.models import Count
+
 from jobs import services
 from jobs.models import ItemResult, Job, LLMCall, Run
-
 from tests.fakes.openai_server import Reply
 from tests.faults.conftest import boxed_rule
 from tests.fixtures.services import wait_for

@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from jobs import services
-from jobs.models import ItemResult, Job, LLMCall
 
 from evaluators.hipho_source import exams_for
+from jobs import services
+from jobs.models import ItemResult, Job, LLMCall
 from tests.fakes.openai_server import FAULT_KINDS, Reply, fault
 from tests.faults.conftest import boxed_rule
 from tests.fixtures.services import wait_for

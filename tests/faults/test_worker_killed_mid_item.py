@@ -8,9 +8,9 @@ import time
 
 import pytest
 from django.db.models import Count
+
 from jobs import services
 from jobs.models import ItemResult, Job, LLMCall
-
 from tests.fakes.openai_server import Reply
 from tests.faults.conftest import boxed_rule, chess_rule, hanabi_rule
 from tests.fixtures.services import wait_for

@@ -1,7 +1,7 @@
 import pytest
+
 from catalog.models import ModelEntry
 from catalog.services import benchmarks_ensure
-
 from evaluators.hanabi import BUILTINS
 
 

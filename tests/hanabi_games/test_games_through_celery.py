@@ -9,12 +9,12 @@ import json
 import re
 
 import pytest
-from catalog.models import ModelEntry
 from django.core.management import call_command
+
+from catalog.models import ModelEntry
 from hanabi_games.selectors import crossplay_matrix
 from jobs import services
 from jobs.models import ItemResult, Job, LLMCall
-
 from tests.fixtures.services import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.core.management import call_command
+
 from catalog.models import Benchmark, ModelEntry
 from catalog.services import benchmarks_ensure
-from django.core.management import call_command
 from jobs import services
 from jobs.models import ItemResult, Job, LLMCall
-
 from tests.fixtures.services import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,11 +7,11 @@ import json
 import shutil
 
 import pytest
-from catalog.models import Benchmark, ModelEntry
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from hipho_exams.services import hipho_import
 
+from catalog.models import Benchmark, ModelEntry
+from hipho_exams.services import hipho_import
 from rubrics.errors import ExamFormatError
 from tests.requirements import require
 from tests.rubrics.paths import DEMO_DIR, hipho_dir

@@ -6,8 +6,9 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from catalog.models import Benchmark, ModelEntry
 from django.utils import timezone
+
+from catalog.models import Benchmark, ModelEntry
 from jobs.models import ItemResult, Job, Run
 from leaderboard.services import leaderboard_refresh_run
 

@@ -5,8 +5,8 @@ import io
 
 import pytest
 from django.urls import reverse
-from leaderboard.tables import csv_safe
 
+from leaderboard.tables import csv_safe
 from tests.leaderboard import factories as f
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 from django.urls import reverse
-from leaderboard.views_items import SHOWN_CHARS
 
+from leaderboard.views_items import SHOWN_CHARS
 from tests.leaderboard import factories as f
 from tests.leaderboard.factories import XSS
 

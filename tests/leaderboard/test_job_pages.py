@@ -4,8 +4,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
-from jobs.models import ItemResult, Job, Run
 
+from jobs.models import ItemResult, Job, Run
 from tests.leaderboard import factories as f
 
 pytestmark = pytest.mark.django_db

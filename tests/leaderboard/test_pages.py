@@ -4,8 +4,8 @@ import re
 
 import pytest
 from django.urls import reverse
-from leaderboard.models import LeaderboardEntry
 
+from leaderboard.models import LeaderboardEntry
 from tests.leaderboard import factories as f
 
 pytestmark = pytest.mark.django_db

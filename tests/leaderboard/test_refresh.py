@@ -3,9 +3,9 @@
 import math
 
 import pytest
+
 from leaderboard.models import FamilyScore, LeaderboardEntry
 from leaderboard.services import leaderboard_refresh_all, leaderboard_refresh_run
-
 from tests.leaderboard import factories as f
 
 pytestmark = pytest.mark.django_db

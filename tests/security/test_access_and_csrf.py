@@ -13,10 +13,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from api.services import api_token_create, api_token_revoke
-from catalog.models import ModelEntry
 from django.contrib.auth import get_user_model
 from django.test import Client
+
+from api.services import api_token_create, api_token_revoke
+from catalog.models import ModelEntry
 from jobs.models import Job
 
 pytestmark = pytest.mark.django_db

@@ -12,14 +12,14 @@ import sys
 import uuid
 
 import pytest
-from catalog.models import ModelEntry
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client, RequestFactory
 from django.views.debug import ExceptionReporter
+
+from catalog.models import ModelEntry
 from jobs import services
 from jobs.models import ItemResult, Job, LLMCall
-
 from tests.fakes.openai_server import error
 from tests.fixtures.services import wait_for
 

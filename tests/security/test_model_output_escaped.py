@@ -8,13 +8,13 @@ import io
 import re
 
 import pytest
-from catalog.models import ModelEntry
 from django.contrib.auth import get_user_model
 from django.test import Client
+
+from catalog.models import ModelEntry
+from evaluators.base import ItemOutcome
 from jobs import services
 from jobs.models import ItemResult, LLMCall
-
-from evaluators.base import ItemOutcome
 
 pytestmark = pytest.mark.django_db
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
-from jobs.models import Run
 
 from evaluators.hanabi import write_jsonl
 from hanabi_games.selectors import run_trajectories
+from jobs.models import Run
 
 
 class Command(BaseCommand):

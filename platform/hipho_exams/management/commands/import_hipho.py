@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from catalog.models import ModelEntry
 from django.core.management.base import BaseCommand, CommandError
 
+from catalog.models import ModelEntry
 from hipho_exams.services import PROTOCOL_SAMPLES, hipho_import
 from rubrics.errors import ExamFormatError, ExamSourceError
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
-from jobs.models import Run
 
 from hipho_exams.services import run_regrade
+from jobs.models import Run
 
 
 class Command(BaseCommand):
