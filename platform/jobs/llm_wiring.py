@@ -76,7 +76,9 @@ def log_call(record) -> None:
         output_tokens=record.output_tokens or 0, reasoning_tokens=record.reasoning_tokens or 0,
         cost_usd=record.cost_usd, cost_known=record.cost_known,
         latency_ms=int((record.latency_s or 0) * 1000), attempts=record.attempts,
-        retries=record.retries, error_class=record.error_class or "",
+        retries=record.retries, retry_reasons=list(record.retry_reasons),
+        sample_index=record.sample_index, finish_reason=(record.finish_reason or "")[:40],
+        total_ms=int((record.total_s or 0) * 1000), error_class=record.error_class or "",
         error_message=storable(record.error_message or ""), cache_hit=record.cache_hit,
     )
 
