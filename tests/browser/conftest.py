@@ -10,9 +10,6 @@ import pytest
 from tests.requirements import require
 
 CHROMIUM = Path(os.environ.get("PODIUM_CHROMIUM", "/usr/bin/chromium"))
-# Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
-# to seed rows are still plain synchronous code.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 # Package scope: Playwright's event loop must be gone before other packages' tests, which call
@@ -20,6 +17,11 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 @pytest.fixture(scope="package")
 def browser():
     require(CHROMIUM.exists(), f"Chromium at {CHROMIUM}")
+    # Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
+    # to seed rows are still plain synchronous code. Only while these tests run: the variable
+    # must never reach a deployment (check --deploy refuses it).
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:  # pragma: no cover
@@ -33,6 +35,10 @@ def browser():
         )
         yield browser
         browser.close()
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 class Console:
