@@ -7,7 +7,7 @@ ENV PYTHONUNBUFFERED=1 \
     PYTHONPATH=/app:/app/platform \
     DJANGO_SETTINGS_MODULE=podium.settings \
     LITELLM_LOCAL_MODEL_COST_MAP=True \
-    STOCKFISH_PATH=/usr/games/stockfish
+    PODIUM_STOCKFISH=/usr/games/stockfish
 WORKDIR /app
 COPY pyproject.toml ./
 COPY . .

@@ -142,8 +142,6 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Evaluation -------------------------------------------------------------------------
-STOCKFISH_PATH = env_str("STOCKFISH_PATH", "")
-HIPHO_DATA_DIR = env_str("HIPHO_DATA_DIR", "")
 PODIUM_LLM_TIMEOUT_SECONDS = env_float("PODIUM_LLM_TIMEOUT_SECONDS", 600.0, minimum=1.0)
 PODIUM_LLM_MAX_RETRIES = env_int("PODIUM_LLM_MAX_RETRIES", 6, minimum=0)
 PODIUM_LLM_BACKOFF_BASE_SECONDS = env_float("PODIUM_LLM_BACKOFF_BASE_SECONDS", 1.0, minimum=0.0)
