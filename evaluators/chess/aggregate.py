@@ -7,19 +7,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from evaluators.base import StoredOutcome
+from evaluators.stats import mean_se as _mean_se
 from games.chess.elo import GameResult, estimate_elo
 from games.chess.formulas import MOVE_CLASSES, acpl
 from games.chess.puzzles import accuracy_by_band
-
-
-def _mean_se(xs: Sequence[float]) -> tuple[float | None, float | None]:
-    if not xs:
-        return None, None
-    m = sum(xs) / len(xs)
-    if len(xs) < 2:
-        return m, None
-    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
-    return m, math.sqrt(var / len(xs))
 
 
 def aggregate(task: str, outcomes: Sequence[StoredOutcome]) -> dict[str, Any]:

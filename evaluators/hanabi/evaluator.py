@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,22 +18,13 @@ from evaluators.hanabi import config as cfg
 from evaluators.hanabi.players import TurnRecord, bot_turn, llm_turn
 from evaluators.hanabi.prompts import PROMPT_VERSION, TEMPLATE_HASH, Memory
 from evaluators.hanabi.regret import game_regrets
+from evaluators.stats import mean_se as _mean_se
 from games.hanabi import HanabiGame, IllegalMoveError
 from games.hanabi.bots import BOT_CLASSES
 
 GRADER_VERSION = "hanabi-grader-1"
 CHECKPOINT_VERSION = 1
 MAX_TURNS = 400  # HLE games end far sooner (at most ~90 turns); a guard against a loop
-
-
-def _mean_se(xs: Sequence[float]) -> tuple[float | None, float | None]:
-    if not xs:
-        return None, None
-    m = sum(xs) / len(xs)
-    if len(xs) < 2:
-        return m, None
-    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
-    return m, math.sqrt(var / len(xs))
 
 
 class HanabiEvaluator:
