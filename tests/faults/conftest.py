@@ -19,7 +19,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from catalog.models import Benchmark, ModelEntry
+from catalog.models import Benchmark
 from tests.requirements import require
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,14 +86,6 @@ def paid_rule(fake_llm):
 
     return install
 
-
-@pytest.fixture
-def fake_model(db, fake_llm) -> ModelEntry:
-    cfg = fake_llm.model_config(slug="fault-gpt", model="openai/gpt-4o-mini")
-    return ModelEntry.objects.create(
-        slug="fault-gpt", display_name="Fault GPT", litellm_model=cfg.model,
-        api_base=cfg.api_base, api_key_env=cfg.api_key_env, params={"temperature": 0.6},
-    )
 
 
 # --- benchmarks --------------------------------------------------------------------------

@@ -15,13 +15,3 @@ def hanabi_catalog(db):
             defaults={"slug": f"builtin-{name}", "display_name": display, "open_weights": True},
         )
     return {b.slug: b for b in benchmarks_ensure("hanabi")}
-
-
-@pytest.fixture
-def fake_player(db, fake_llm) -> ModelEntry:
-    """A model entry that reaches the fake OpenAI-compatible server through litellm."""
-    cfg = fake_llm.model_config(slug="fake-player", model="openai/gpt-4o-mini")
-    return ModelEntry.objects.create(
-        slug="fake-player", display_name="Fake player", litellm_model=cfg.model,
-        api_base=cfg.api_base, api_key_env=cfg.api_key_env, params={"temperature": 0.0},
-    )

@@ -42,12 +42,12 @@ def hanabi_rule(request):
 
 
 def test_fake_model_plays_all_settings_and_cross_play_through_celery(
-        celery_worker, fake_llm, fake_player, hanabi_catalog, tmp_path):
+        celery_worker, fake_llm, fake_model, hanabi_catalog, tmp_path):
     fake_llm.rule = hanabi_rule
     celery_worker(concurrency=2)
     slugs = ["hanabi/watson-2p", "hanabi/sherlock-2p", "hanabi/mycroft-2p",
              "hanabi/watson-2p-x-iggi"]
-    job = services.job_submit(models=[fake_player], benchmarks=[hanabi_catalog[s] for s in slugs],
+    job = services.job_submit(models=[fake_model], benchmarks=[hanabi_catalog[s] for s in slugs],
                               samples=2)
     iggi = ModelEntry.objects.get(slug="builtin-iggi")
     bots = services.job_submit(models=[iggi], benchmarks=[hanabi_catalog["hanabi/bots-2p"]],
@@ -102,10 +102,10 @@ def test_fake_model_plays_all_settings_and_cross_play_through_celery(
         game = HanabiGame.replay(rec["seed"], rec["players"], [m["move"] for m in rec["moves"]])
         assert game.fireworks_score == rec["scores"]["fireworks_score"]
 
-    # matrix: fake-player self-play diagonal, fake-player x IGGI off-diagonal, IGGI diagonal
+    # matrix: fake-gpt self-play diagonal, fake-gpt x IGGI off-diagonal, IGGI diagonal
     mx = crossplay_matrix(players=2, setting="watson")
-    assert {"fake-player", "builtin-iggi"} <= set(mx["agents"])
-    assert "fake-player" in mx["cells"]["fake-player"]
-    assert "builtin-iggi" in mx["cells"]["fake-player"]
+    assert {"fake-gpt", "builtin-iggi"} <= set(mx["agents"])
+    assert "fake-gpt" in mx["cells"]["fake-gpt"]
+    assert "builtin-iggi" in mx["cells"]["fake-gpt"]
     assert "builtin-iggi" in mx["cells"]["builtin-iggi"]
     assert mx["gap"] == pytest.approx(mx["diagonal_mean"] - mx["off_diagonal_mean"])
