@@ -394,7 +394,9 @@ def chess(request):
         band_table.add(**cells)
 
     charts = []
-    with_classes = [e for e in move_entries if isinstance(e.summary.get("move_classes"), dict)][:25]
+    # only runs whose moves were analysed (multiple choice and legal-move tasks have no classes)
+    with_classes = [e for e in move_entries if isinstance(e.summary.get("move_classes"), dict)
+                    and any(e.summary["move_classes"].values())][:25]
     if with_classes:
         fig = go.Figure()
         names = [f"{e.model.display_name} · {e.group}" for e in with_classes]
