@@ -158,7 +158,7 @@ def execute_item(item_id: int, token: str) -> str:
 def _failure_reason(exc: Exception) -> str:
     name = type(exc).__name__
     message = str(exc) or name
-    if isinstance(exc, EvaluationError) or name.endswith("LLMError"):
+    if isinstance(exc, EvaluationError):  # LLMError is one: its message is already scrubbed
         return f"{name}: {message}"
     tail = "".join(traceback.format_exception(exc)[-3:])
     return f"{name}: {message}\n{tail}"

@@ -141,9 +141,8 @@ def item_claim(*, item_id: int) -> str | None:
     )
     if not claimed:
         return None
-    item = ItemResult.objects.select_related("run").get(pk=item_id)
-    Run.objects.filter(pk=item.run_id, status=Run.Status.PENDING).update(status=Run.Status.RUNNING)
-    Job.objects.filter(pk=item.run.job_id, status=Job.Status.PENDING).update(
+    Run.objects.filter(items__pk=item_id, status=Run.Status.PENDING).update(status=Run.Status.RUNNING)
+    Job.objects.filter(runs__items__pk=item_id, status=Job.Status.PENDING).update(
         status=Job.Status.RUNNING, started_at=now
     )
     return token
@@ -173,9 +172,10 @@ def item_finish(*, item_id: int, token: str, outcome: ItemOutcome) -> bool:
             finished_at=timezone.now(), lease_until=None, error="",
         )
         if won:
-            _count(item_id, done=1)
+            owners = _owners(item_id)
+            _count(*owners, done=1)
     if won:
-        _maybe_complete(item_id)
+        _maybe_complete(*owners)
     return bool(won)
 
 
@@ -193,9 +193,10 @@ def item_fail(*, item_id: int, token: str | None, reason: str, transcript: list 
     with transaction.atomic():
         won = qs.update(**fields)
         if won:
-            _count(item_id, failed=1)
+            owners = _owners(item_id)
+            _count(*owners, failed=1)
     if won:
-        _maybe_complete(item_id)
+        _maybe_complete(*owners)
     return bool(won)
 
 
@@ -214,8 +215,11 @@ def item_cancel(*, item_id: int, token: str) -> bool:
     )
 
 
-def _count(item_id: int, *, done: int = 0, failed: int = 0) -> None:
-    run_id, job_id = ItemResult.objects.filter(pk=item_id).values_list("run_id", "run__job_id").get()
+def _owners(item_id: int) -> tuple[int, int]:
+    return ItemResult.objects.filter(pk=item_id).values_list("run_id", "run__job_id").get()
+
+
+def _count(run_id: int, job_id: int, *, done: int = 0, failed: int = 0) -> None:
     Run.objects.filter(pk=run_id).update(
         done_items=F("done_items") + done, failed_items=F("failed_items") + failed
     )
@@ -224,12 +228,10 @@ def _count(item_id: int, *, done: int = 0, failed: int = 0) -> None:
     )
 
 
-def _maybe_complete(item_id: int) -> None:
-    run_id = ItemResult.objects.filter(pk=item_id).values_list("run_id", flat=True).get()
+def _maybe_complete(run_id: int, job_id: int) -> None:
     run = Run.objects.get(pk=run_id)
     if run.done_items + run.failed_items >= run.total_items:
         run_aggregate(run_id=run_id)
-    job_id = run.job_id
     job = Job.objects.get(pk=job_id)
     if job.done_items + job.failed_items >= job.total_items:
         Job.objects.filter(pk=job_id, status__in=[Job.Status.PENDING, Job.Status.RUNNING]).update(
