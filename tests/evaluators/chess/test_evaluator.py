@@ -19,6 +19,7 @@ from evaluators.base import (
 from evaluators.chess import BUILTINS, DEFAULT_BENCHMARKS, EVALUATOR
 from games.chess.positions import load_position_set
 from tests.games.chess.conftest import PUZZLE_SAMPLE
+from tests.requirements import require
 
 DEMO = "data/chess_demo/positions.json"
 LLM = ModelConfig(slug="llm", model="openai/fake-chess")
@@ -169,8 +170,7 @@ def test_builtins_on_the_demo_set():
 
 
 def test_puzzles_with_a_model_that_knows_the_answers(puzzle_rows=6):
-    if not PUZZLE_SAMPLE.is_file():
-        pytest.skip(f"missing: {PUZZLE_SAMPLE}")
+    require(PUZZLE_SAMPLE.is_file(), f"the shared puzzle sample at {PUZZLE_SAMPLE}")
     c = EVALUATOR.validate_config({"task": "puzzles", "puzzles": {
         "csv": str(PUZZLE_SAMPLE), "limit": puzzle_rows}})
     from evaluators.chess.config import puzzles
