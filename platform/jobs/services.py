@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, Exists, F, Q, Sum
 from django.utils import timezone
 
 from catalog.models import Benchmark, ModelEntry
@@ -129,20 +129,32 @@ def job_dispatch(*, job_id: int) -> int:
 
 def item_claim(*, item_id: int) -> str | None:
     """Take a pending item for this worker. Returns the claim token, or None if another worker
-    has it, it has ended, or its job was cancelled."""
+    has it, it has ended, or its job was cancelled.
+
+    The claim is ONE conditional UPDATE on the item row itself (`WHERE id = … AND state =
+    'pending' AND NOT EXISTS (cancelled job)`): PostgreSQL re-checks that WHERE clause on the
+    row after waiting for a concurrent claimer's lock, so a second claimer sees 'running' and
+    updates nothing. Filtering through the run -> job join instead made Django emit
+    `WHERE id IN (SELECT …)`, whose state test is not re-checked after the lock: two claimers
+    both won whenever the first one's commit was slow.
+    """
+    owners = ItemResult.objects.filter(pk=item_id).values_list("run_id", "run__job_id").first()
+    if owners is None:
+        return None
+    run_id, job_id = owners
     token = uuid.uuid4().hex
     now = timezone.now()
-    claimed = ItemResult.objects.filter(
-        pk=item_id, state=ItemResult.State.PENDING
-    ).exclude(run__job__status=Job.Status.CANCELLED).update(
+    claimed = ItemResult.objects.filter(pk=item_id, state=ItemResult.State.PENDING).exclude(
+        Exists(Job.objects.filter(pk=job_id, status=Job.Status.CANCELLED))
+    ).update(
         state=ItemResult.State.RUNNING, claim_token=token,
         lease_until=now + timedelta(seconds=settings.PODIUM_ITEM_LEASE_SECONDS),
         attempts=F("attempts") + 1, started_at=now, error="",
     )
     if not claimed:
         return None
-    Run.objects.filter(items__pk=item_id, status=Run.Status.PENDING).update(status=Run.Status.RUNNING)
-    Job.objects.filter(runs__items__pk=item_id, status=Job.Status.PENDING).update(
+    Run.objects.filter(pk=run_id, status=Run.Status.PENDING).update(status=Run.Status.RUNNING)
+    Job.objects.filter(pk=job_id, status=Job.Status.PENDING).update(
         status=Job.Status.RUNNING, started_at=now
     )
     return token
