@@ -1,14 +1,23 @@
 """Answer-level grading: the last N boxed answers of a reply against the N reference answers.
 
-A pair matches by the first rule that succeeds, in this order (the published HiPhO method):
+A pair matches by the first rule that succeeds, in this order (the published HiPhO method,
+made strict by issue 11):
 
-1. ``string``   normalised string equality (units, ``\\left``/``\\right``, a leading ``x =`` stripped)
+0. both answers are split at ``=`` under the left-hand-side rule (rubrics.lhs): a bare quantity
+   name on the left is dropped; names that differ forbid the value rules below; an equation
+   whose left side is not a bare name is only compared as an equation
+1. ``string``   normalised string equality (units, ``\\left``/``\\right``, spacing)
 2. ``numeric``  relative tolerance 2e-3 (x1.01); scientific notation by mantissa and exponent;
                intervals in the reference accept any number inside them
-3. ``symbolic`` sympy (numerical identity at random points) / math-verify
+3. ``symbolic`` sympy: numerical identity at random points, decimal coefficients at the 2e-3
+               tolerance; equations by proportional differences
+   ``inequality`` inequalities symbolically, keeping the direction (rubrics.inequality)
 4. ``choice``   multiple-choice letters (as a set) and true/false
-5. ``after_equals:<rule>``  rules 1-4 again on the text after the last ``=``
+5. ``after_equals:<rule>``  rules 1-3 on the last part of a chain ``v = X = 4.4``
 6. ``judge``    an optional LLM judge that must answer with a single verdict token
+
+No rule folds case (``M`` and ``m`` are different quantities) and no rule depends on a
+wall-clock timeout: verdicts are deterministic.
 
 The rule that decided each answer is recorded; a failed answer records ``no_match`` (or the
 judge's refusal), a missing box ``missing``, and an open-ended reference ("") ``open_ended``
@@ -23,11 +32,13 @@ from dataclasses import dataclass
 
 from rubrics.boxed import last_boxed, reference_content
 from rubrics.exam import Problem
-from rubrics.normalize import basic, is_name, normalize, strip_qualifier, unwrap_text
+from rubrics.inequality import inequalities_equivalent, is_inequality
+from rubrics.lhs import names_conflict, split_form
+from rubrics.normalize import basic, normalize, unwrap_text
 from rubrics.numbers import numeric_match
-from rubrics.symbolic import symbolic_match
+from rubrics.symbolic import equations_equivalent, expressions_equivalent
 
-GRADER_VERSION = "hipho-answer-1"
+GRADER_VERSION = "hipho-answer-2"
 
 # (given, reference, question) -> True/False, or None when the judge's reply was unusable
 AnswerJudge = Callable[[str, str, str], bool | None]
@@ -110,21 +121,12 @@ def choice_match(given: str, reference: str) -> bool | None:
     return None
 
 
-def _after_equals(text: str) -> str | None:
-    """The text after the last ``=`` when the text names a quantity first (``v = ... = 4.4``);
-    the text itself when it has no ``=``; None for an equation such as ``m \\ddot z + kz = 0``,
-    whose right-hand side alone means nothing."""
-    s = strip_qualifier(basic(text)).replace("\\approx", "=")
-    if "=" not in s:
-        return s
-    if not is_name(s.split("=", 1)[0]):
+def _value_rules(given: str, reference: str, unit: str | None, *, by_value: bool) -> str | None:
+    """The name of the first rule (string, numeric, symbolic) that matches two values, or None.
+    ``by_value`` False: the names on the left differ, so only the symbolic rule may speak, and
+    only about whole equations (the caller's business), never about values."""
+    if not by_value:
         return None
-    return s.rsplit("=", 1)[1].strip()
-
-
-def _rules(given: str, reference: str, unit: str | None) -> str | None:
-    """The name of the first rule (1-4) that matches, or None. Only a positive verdict stops
-    the chain: a rule that cannot decide (or says no) passes to the next one."""
     if normalize(given, unit) == normalize(reference, unit) and normalize(reference, unit):
         return "string"
     numeric = numeric_match(given, reference, unit)
@@ -132,8 +134,34 @@ def _rules(given: str, reference: str, unit: str | None) -> str | None:
         return "numeric"
     # two numbers (or intervals) that the tolerance rule rejected stay rejected: symbolic
     # rounding would otherwise call 6e-21 and 7e-22 equal
-    if numeric is None and symbolic_match(given, reference):
+    if numeric is None and "=" not in given + reference and expressions_equivalent(given, reference):
         return "symbolic"
+    return None
+
+
+def _strict_rules(given: str, reference: str, unit: str | None) -> str | None:
+    """The strict cascade (this project's grader). Both answers are first split at ``=`` (never
+    a case-folding fallback, defect 1) under the left-hand-side rule (defect 2, rubrics.lhs);
+    inequalities are compared as inequalities (defect 4)."""
+    if is_inequality(given) or is_inequality(reference):
+        if normalize(given, unit) == normalize(reference, unit) and normalize(reference, unit):
+            return "string"
+        return "inequality" if inequalities_equivalent(given, reference) else None
+    g, r = split_form(given), split_form(reference)
+    by_value = not names_conflict(g, r)
+    # the whole texts first (a bare name on either side dropped), then a chain's last part
+    g_final = g.final
+    if g_final is not None:
+        for k, r_body in enumerate(r.bodies):
+            tail = g.chain or k > 0
+            rule = _value_rules(g_final, r_body, unit, by_value=by_value)
+            if rule:
+                return f"after_equals:{rule}" if tail else rule
+    if g.sides and r.sides:  # whole equations: rearrangements (symbolic, never by value alone)
+        if normalize(g.text, unit) == normalize(r.text, unit):
+            return "string"
+        if equations_equivalent(g.sides, r.sides):
+            return "symbolic"
     if choice_match(given, reference):
         return "choice"
     return None
@@ -144,15 +172,9 @@ def check_answer(
     judge: AnswerJudge | None = None,
 ) -> tuple[bool, str]:
     """Grade one boxed answer against one reference content; return (correct, rule)."""
-    rule = _rules(given, reference, unit)
+    rule = _strict_rules(given, reference, unit)
     if rule:
         return True, rule
-    g_tail, r_tail = _after_equals(given), _after_equals(reference)
-    changed = (g_tail, r_tail) != (strip_qualifier(basic(given)), strip_qualifier(basic(reference)))
-    if changed and g_tail and r_tail:
-        rule = _rules(g_tail, r_tail, unit)
-        if rule:
-            return True, f"after_equals:{rule}"
     if judge is not None:
         verdict = judge(given, reference, question)
         if verdict is None:

@@ -136,28 +136,11 @@ def compact(s: str) -> str:
     return s.rstrip(".,;")
 
 
-_NAME = r"(?:[A-Za-z]|\\[A-Za-z]+\s*\{[^{}]*\}|\\[A-Za-z]+)(?:\s*[_^]\s*(?:\{[^{}]*\}|[A-Za-z0-9]))*\s*'*\s*(?:\([^()]*\))?"
-_LEADING_LHS = re.compile(r"^\s*([A-Za-z]|\\[A-Za-z]+\s*\{[^{}]*\}|\\[A-Za-z]+)(?:\s*[_^]\s*(?:\{[^{}]*\}|[A-Za-z0-9]))*\s*'*\s*(?:\([^()]*\))?\s*(?:=|\\approx)(?!.*(?:=|\\approx))")
-
-
-def is_name(s: str) -> bool:
-    """A quantity's name: ``v``, ``v_{c,m}``, ``\\bar{s}``, ``x(t)``, ``M_1'``."""
-    return re.fullmatch(r"\s*" + _NAME + r"\s*", s) is not None
-
-
-def strip_leading_lhs(s: str) -> str:
-    """``v_1 = \\alpha c`` -> ``\\alpha c``: drop a leading ``symbol =`` when it is the only
-    relation (the question already names the quantity)."""
-    m = _LEADING_LHS.match(s)
-    return s[m.end():].strip() if m else s
-
-
 def normalize(answer: str, unit: str | None = None) -> str:
-    """The string-equality form of one answer."""
+    """The string-equality form of one answer (its left-hand side is the caller's business:
+    see rubrics.lhs)."""
     extra = unit_tokens(unit)
     s = basic(answer)
     s = strip_qualifier(s)
-    s = strip_unit_suffix(s, extra)
-    s = strip_leading_lhs(s)
     s = strip_unit_suffix(s, extra)
     return compact(s)

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from rubrics.normalize import (
     basic,
     is_unit_like,
-    strip_leading_lhs,
     strip_qualifier,
     unit_tokens,
     unwrap_text,
@@ -50,7 +49,6 @@ class Interval:
 def _clean(text: str) -> str:
     s = unwrap_text(basic(text))
     s = strip_qualifier(s)
-    s = strip_leading_lhs(s)
     s = s.replace("{,}", "")  # 1{,}000
     return s.strip()
 

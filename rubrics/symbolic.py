@@ -4,8 +4,14 @@ The LaTeX is parsed with latex2sympy2_extended (the parser math-verify uses). Ph
 trips general-purpose parsers (``m_e c``, ``R_{\\odot}``, ``\\dot{\\phi}``, ``v_{c,m}``), so every
 decorated or subscripted symbol is first replaced by a plain placeholder shared between the two
 sides. Equivalence is then decided numerically: both expressions are evaluated at several
-random points; equations match when their differences (lhs - rhs) are proportional.
-math-verify is the fallback when our parse fails.
+random points; equations match when their differences (lhs - rhs) are proportional;
+inequalities when their differences, oriented to read "> 0", differ by a positive factor
+(rubrics.inequality).
+
+Verdicts are deterministic (issue 11, defect 6): there is no wall-clock timeout anywhere (the
+math-verify fallback, whose 2 s alarm flipped verdicts under load and whose comparison folds
+case, is gone from the strict grader). The work is bounded instead: input length, exponent and
+digit sizes before parsing, and the operation count of the parsed expressions.
 """
 
 from __future__ import annotations
@@ -13,7 +19,6 @@ from __future__ import annotations
 import cmath
 import random
 import re
-import threading
 from typing import Any
 
 from rubrics.normalize import basic, strip_qualifier, unwrap_text
@@ -22,6 +27,9 @@ from rubrics.numbers import REL_TOL
 _TRIALS = 6
 _MATCH_TOL = 1e-6
 _MAX_LEN = 600  # longer expressions are left to the judge: the parser slows down sharply
+_MAX_OPS = 250  # sympy operation count of one parsed side; more is left undecided
+# exponents of 4+ digits, 40+ digit numbers and factorials can make sympy work for minutes
+_TOO_BIG = re.compile(r"\^\s*\{?\s*[-+]?\s*\d{4,}|\d{40,}|!")
 
 _FUNCTIONS = {
     "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
@@ -71,10 +79,29 @@ def _substitute(latex: str, table: SymbolTable) -> str:
     return _DECORATED.sub(repl, latex)
 
 
-def _prepare(text: str, table: SymbolTable) -> str | None:
+_LETTER_PAREN = re.compile(r"(?<![A-Za-z\\])([A-Za-z])\s*\(")
+_FUNCTION_USE = re.compile(
+    r"(?<![A-Za-z\\])([A-Za-z])\s*\(\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:\s*,\s*(?:[A-Za-z]|\\[A-Za-z]+))*\s*\)"
+)
+
+
+def function_letters(reference: str) -> frozenset[str]:
+    """Single letters the reference applies as functions: ``f(r)``, ``x(t)``, ``E(x, y, z)``
+    (an argument list of bare symbols). Issue 11, defect 5: everywhere else a single letter
+    before a parenthesis is a product, ``M(r^2 - 2rd)`` = M times (r^2 - 2rd)."""
+    return frozenset(m.group(1) for m in _FUNCTION_USE.finditer(basic(reference)))
+
+
+def _products(latex: str, functions: frozenset[str]) -> str:
+    return _LETTER_PAREN.sub(
+        lambda m: m.group(0) if m.group(1) in functions else f"{m.group(1)} \\cdot (", latex)
+
+
+def _prepare(text: str, table: SymbolTable, functions: frozenset[str] = frozenset()) -> str | None:
     s = unwrap_text(basic(text))
     s = strip_qualifier(s)
-    if len(s) > _MAX_LEN or re.search(r"\\(?:int|sum|prod|lim|begin|cases)(?![a-zA-Z])", s):
+    if len(s) > _MAX_LEN or _TOO_BIG.search(s) or re.search(
+            r"\\(?:int|sum|prod|lim|begin|cases)(?![a-zA-Z])", s):
         return None
     s = s.replace("\\approx", "=")
     s = re.sub(r"\\cdot", "*", s)
@@ -82,30 +109,41 @@ def _prepare(text: str, table: SymbolTable) -> str | None:
     s = re.sub(r"\\(?:tan|sin|cos)\s*\^\s*\{\s*-1\s*\}", lambda m: "\\arc" + m.group(0)[1:4], s)
     s = re.sub(r"\\hbar(?![a-zA-Z])", r"\\mathit{hbar}", s)
     s = re.sub(r"\\ell(?![a-zA-Z])", r"\\mathit{ell}", s)
+    s = _products(s, functions)
     return _substitute(s, table)
 
 
 def _parse(latex: str) -> Any:
+    """Parse one side; None when it is too big to work on (the operation bound)."""
+    import sympy
     from latex2sympy2_extended import latex2sympy
     from latex2sympy2_extended.latex2sympy2 import ConversionConfig
 
     config = ConversionConfig(lowercase_symbols=False, interpret_as_mixed_fractions=False)
-    return latex2sympy(latex, conversion_config=config)
+    expr = latex2sympy(latex, conversion_config=config)
+    if not isinstance(expr, sympy.Basic) or sympy.count_ops(expr) > _MAX_OPS:
+        raise _Undecided
+    return expr
 
 
-def _relation_sides(latex: str) -> tuple[str, str] | None:
-    parts = latex.split("=")
-    if len(parts) != 2:
-        return None
-    return parts[0], parts[1]
+class _Undecided(Exception):
+    """The comparison cannot be decided within the work bound."""
 
 
 def _functions_to_symbols(expr: Any) -> Any:
+    """f(r) -> one symbol per distinct application (f(r) and f(2 r) stay different)."""
     import sympy
     from sympy.core.function import AppliedUndef
 
-    mapping = {f: sympy.Symbol(f"fn_{f.func.__name__}_{len(f.args)}") for f in expr.atoms(AppliedUndef)}
+    mapping = {f: sympy.Symbol(f"fn[{f}]") for f in expr.atoms(AppliedUndef)}
     return expr.xreplace(mapping) if mapping else expr
+
+
+def _has_float(*exprs: Any) -> bool:
+    """A decimal coefficient: compare at the numeric tolerance (issue 11, defect 3)."""
+    import sympy
+
+    return any(e.atoms(sympy.Float) for e in exprs)
 
 
 def _evaluate(exprs: list[Any], trials: int) -> list[list[complex]] | None:
@@ -134,31 +172,38 @@ def _close(a: complex, b: complex, tol: float) -> bool:
     return scale == 0 or abs(a - b) <= tol * scale
 
 
+def _symbols(expr: Any) -> set[Any]:
+    return set(_functions_to_symbols(expr).free_symbols)
+
+
 def _expressions_equal(a: Any, b: Any) -> bool | None:
-    a_symbols: set[Any] = getattr(a, "free_symbols", set())
-    b_symbols: set[Any] = getattr(b, "free_symbols", set())
+    a_symbols, b_symbols = _symbols(a), _symbols(b)
     if bool(a_symbols) != bool(b_symbols):
         return False  # a constant never equals an expression in the problem's variables
+    floats = _has_float(a, b)
+    if floats and a_symbols != b_symbols:
+        return False  # a tolerance never excuses a missing or extra quantity
     rows = _evaluate([a, b], _TRIALS)
     if rows is None:
         return None
     constant = not (a_symbols or b_symbols)
     if not constant and all(va == 0 and vb == 0 for va, vb in rows):
         return None  # e.g. exp(-t^2/tau^2) underflows at every sample point: no evidence
-    tol = REL_TOL if constant else _MATCH_TOL
+    tol = REL_TOL if constant or floats else _MATCH_TOL
     return all(_close(va, vb, tol) for va, vb in rows)
 
 
 def _equations_equal(a: tuple[Any, Any], b: tuple[Any, Any]) -> bool | None:
     """lhs1 - rhs1 and lhs2 - rhs2 proportional (a nonzero constant ratio)."""
+    tol = REL_TOL if _has_float(*a, *b) else _MATCH_TOL
     rows = _evaluate([a[0], a[1], b[0], b[1]], _TRIALS)
     if rows is None:
         return None
     ratios = []
     for l1, r1, l2, r2 in rows:
         d1, d2 = l1 - r1, l2 - r2
-        zero1 = abs(d1) <= _MATCH_TOL * max(abs(l1), abs(r1), 1e-300)
-        zero2 = abs(d2) <= _MATCH_TOL * max(abs(l2), abs(r2), 1e-300)
+        zero1 = abs(d1) <= tol * max(abs(l1), abs(r1), 1e-300)
+        zero2 = abs(d2) <= tol * max(abs(l2), abs(r2), 1e-300)
         if zero1 and zero2:
             continue  # both sides satisfied at this point
         if zero1 or zero2:
@@ -166,54 +211,61 @@ def _equations_equal(a: tuple[Any, Any], b: tuple[Any, Any]) -> bool | None:
         ratios.append(d1 / d2)
     if not ratios:
         return True  # identities on both sides
-    return bool(ratios) and all(_close(r, ratios[0], _MATCH_TOL) for r in ratios)
+    return all(_close(r, ratios[0], tol) for r in ratios)
 
 
-def sympy_equivalent(given: str, reference: str) -> bool | None:
-    """True/False when both sides parse; None when either cannot be parsed."""
-    table = SymbolTable()
-    g, r = _prepare(given, table), _prepare(reference, table)
-    if g is None or r is None:
+def _parse_sides(text: str, table: SymbolTable, functions: frozenset[str]) -> list[Any] | None:
+    prepared = _prepare(text, table, functions)
+    if prepared is None:
         return None
-    if re.search(r"[<>]|\\[lg]eq?(?![a-zA-Z])", g + r):
-        return None  # inequalities: string rules only
+    return [_parse(side) for side in prepared.split("=")]
+
+
+def expressions_equivalent(given: str, reference: str) -> bool | None:
+    """Two expressions (no ``=``): True/False, or None when either cannot be parsed within the
+    work bound."""
+    return _compare(given, reference, 1)
+
+
+def equations_equivalent(given: tuple[str, str], reference: tuple[str, str]) -> bool | None:
+    """Two equations, each given as (lhs, rhs)."""
+    return _compare(" = ".join(given), " = ".join(reference), 2)
+
+
+def _compare(given: str, reference: str, sides: int) -> bool | None:
+    table = SymbolTable()
+    functions = function_letters(reference)
     try:
-        g_rel, r_rel = _relation_sides(g), _relation_sides(r)
-        if ("=" in g) != ("=" in r):
-            return None  # one side is an equation: the after-"=" rule handles it
-        if g_rel and r_rel:
-            return _equations_equal(
-                (_parse(g_rel[0]), _parse(g_rel[1])), (_parse(r_rel[0]), _parse(r_rel[1]))
-            )
-        if "=" in g or "=" in r:
+        r = _parse_sides(reference, table, functions)
+        g = _parse_sides(given, table, functions)
+        if r is None or g is None or len(r) != sides or len(g) != sides:
             return None
-        return _expressions_equal(_parse(g), _parse(r))
+        if sides == 1:
+            return _expressions_equal(g[0], r[0])
+        return _equations_equal((g[0], g[1]), (r[0], r[1]))
     except Exception:  # noqa: BLE001 - the parser raises many kinds on malformed LaTeX: unparsed
         return None
 
 
-def math_verify_equivalent(given: str, reference: str) -> bool | None:
-    """math-verify's own parse and verify; its signal-based timeouts only work on the main
-    thread, so elsewhere they are switched off."""
+def parse_pair(given: str, reference: str) -> tuple[Any, Any] | None:
+    """Both expressions parsed with one symbol table (for rubrics.inequality)."""
+    table = SymbolTable()
+    functions = function_letters(reference)
     try:
-        from math_verify import LatexExtractionConfig, parse, verify
-    except ImportError:  # pragma: no cover - a declared dependency
+        r = _parse_sides(reference, table, functions)
+        g = _parse_sides(given, table, functions)
+    except Exception:  # noqa: BLE001 - unparsed
         return None
-    main = threading.current_thread() is threading.main_thread()
-    timeout = 2 if main else None
-    config = [LatexExtractionConfig()]
-    try:
-        gold = parse(f"${basic(reference)}$", extraction_config=config, parsing_timeout=timeout)
-        pred = parse(f"${basic(given)}$", extraction_config=config, parsing_timeout=timeout)
-        if not gold or not pred or all(isinstance(x, str) for x in gold):
-            return None
-        return bool(verify(gold, pred, timeout_seconds=timeout))
-    except Exception:  # noqa: BLE001 - math-verify failures of any kind mean "undecided"
+    if r is None or g is None or len(r) != 1 or len(g) != 1:
         return None
+    return _functions_to_symbols(g[0]), _functions_to_symbols(r[0])
 
 
-def symbolic_match(given: str, reference: str) -> bool | None:
-    verdict = sympy_equivalent(given, reference)
-    if verdict is None:
-        verdict = math_verify_equivalent(given, reference)
-    return verdict
+def sympy_equivalent(given: str, reference: str) -> bool | None:
+    """Expressions or single equations (both of the same kind); None otherwise."""
+    g_eq, r_eq = given.count("=") + given.count("\\approx"), reference.count("=") + reference.count("\\approx")
+    if g_eq == r_eq == 0:
+        return expressions_equivalent(given, reference)
+    if g_eq == r_eq == 1:
+        return _compare(given, reference, 2)
+    return None

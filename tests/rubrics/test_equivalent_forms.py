@@ -31,10 +31,10 @@ EQUIVALENT = [
     (r"$[1.0 \times 10^{-3}, 4.0 \times 10^{-3}]$", r"2.5 \times 10^{-3}", None, "numeric"),
     # rearranged symbolic expressions and equations
     (r"v = \sqrt{\frac{e^2}{4 \pi \varepsilon_0 m_e r}}", r"\frac{e}{\sqrt{4\pi\epsilon_0 r m_e}}",
-     None, "after_equals:symbolic"),
+     None, "symbolic"),
     (r"r_1 = \frac{\hbar}{\alpha m_e c}", r"r_1=\hbar/(m_e c \alpha)", None, "symbolic"),
     (r"R = \frac{R_{\odot}}{1 + \frac{v_{rE/S}}{v_{\odot} \sin(\ell)}}",
-     r"\frac{R_{\odot} v_{\odot} \sin\ell}{v_{\odot}\sin\ell + v_{rE/S}}", None, "after_equals:symbolic"),
+     r"\frac{R_{\odot} v_{\odot} \sin\ell}{v_{\odot}\sin\ell + v_{rE/S}}", None, "symbolic"),
     (r"m(R-r) \dot{\phi}^{2} = N", r"N = m \dot{\phi}^2 (R - r)", None, "symbolic"),
     (r"(R-r) \dot{\phi} + r \omega_{z} = 0", r"r\omega_z = -(R-r)\dot\phi", None, "symbolic"),
     (r"T = 2 \pi \sqrt{\frac{3a}{2g}}", r"2\pi\sqrt{1.5 a/g}", None, ("symbolic", "after_equals:symbolic")),
@@ -49,7 +49,7 @@ EQUIVALENT = [
     (r"A, D", r"(A) and (D)", None, ("symbolic", "choice")),
     (r"\text{True}", r"true", None, "choice"),
     # the part after the last "="
-    (r"4.4", r"v = \sqrt{2 g h} = 4.4", None, ("symbolic", "after_equals:numeric")),
+    (r"4.4", r"v = \sqrt{2 g h} = 4.4", None, ("after_equals:string", "after_equals:numeric")),
     (r"0.98", r"h_{\max} = \frac{v^2}{2g} \approx 0.98\,\mathrm{m}", "m", ("symbolic", "after_equals:string")),
 ]
 

@@ -66,6 +66,7 @@ def test_the_numeric_rule_holds_its_tolerance_on_every_official_number():
     """Each numeric reference accepts itself off by 0.1% (written in e-notation) and rejects
     itself off by 1%; each interval accepts its midpoint and rejects 5% beyond its end."""
     from rubrics.answers import check_answer
+    from rubrics.lhs import split_form
     from rubrics.numbers import parse_interval, parse_number
 
     require(hipho_dir().is_dir(), f"shared HiPhO data at {hipho_dir()}")
@@ -81,7 +82,8 @@ def test_the_numeric_rule_holds_its_tolerance_on_every_official_number():
                 assert check_answer(f"{mid:.6e}", ref, unit=unit) == (True, "numeric"), p.id
                 assert not check_answer(f"{beyond:.6e}", ref, unit=unit)[0], p.id
                 continue
-            number = parse_number(ref, unit)
+            form = split_form(ref)  # "\\delta = 4": the number after a bare name
+            number = parse_number(form.final, unit) if form.final is not None else None
             if number is None or number.value == 0:
                 continue
             numbers += 1
@@ -93,7 +95,8 @@ def test_the_numeric_rule_holds_its_tolerance_on_every_official_number():
 def test_the_symbolic_rule_tells_a_doubled_expression_apart():
     """On IPhO 2025, every expression reference that sympy parses is equivalent to itself and
     not to twice itself (a guard against vacuous equality after placeholder substitution)."""
-    from rubrics.normalize import basic, is_name, strip_qualifier
+    from rubrics.lhs import is_bare_name
+    from rubrics.normalize import basic, strip_qualifier
     from rubrics.symbolic import sympy_equivalent
 
     require(hipho_dir().is_dir(), f"shared HiPhO data at {hipho_dir()}")
@@ -103,7 +106,7 @@ def test_the_symbolic_rule_tells_a_doubled_expression_apart():
             continue
         text = strip_qualifier(basic(ref)).replace("\\approx", "=")
         lhs, eq, rhs = text.partition("=")
-        expr = rhs if eq and is_name(lhs) else text
+        expr = rhs if eq and is_bare_name(lhs) else text
         if "=" in expr or sympy_equivalent(expr, expr) is not True:
             continue
         checked += 1
