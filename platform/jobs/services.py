@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Exists, F, Q, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
 from catalog.models import Benchmark, ModelEntry
@@ -369,7 +369,40 @@ def items_reap(*, now=None) -> dict[str, int]:
             ).exclude(pk__in=requeue).values_list("id", flat=True)
         )
     _enqueue_items(requeue + orphans)
-    return {"requeued": len(requeue), "failed": failed, "orphans": len(orphans)}
+    repaired = runs_finish_stuck()
+    return {"requeued": len(requeue), "failed": failed, "orphans": len(orphans), "repaired": repaired}
+
+
+def runs_finish_stuck() -> int:
+    """Finish runs (and jobs) whose items have all ended but whose final aggregation never
+    completed: the worker that finished the last item was killed, or the database or the
+    family's aggregate failed, between the item's commit and the run's. Nothing else would
+    ever aggregate them (no item is left to finish, resume finds nothing to re-run), so the
+    job would show "running" at 100 % for ever. Idempotent: run_aggregate recomputes from
+    stored rows, and a run that is DONE is not picked again."""
+    live = [Job.Status.PENDING, Job.Status.RUNNING]
+    unfinished = ItemResult.objects.filter(
+        run_id=OuterRef("pk"), state__in=[ItemResult.State.PENDING, ItemResult.State.RUNNING]
+    )
+    stuck_runs = list(
+        Run.objects.filter(status__in=[Run.Status.PENDING, Run.Status.RUNNING], job__status__in=live,
+                           done_items__gte=F("total_items") - F("failed_items"))
+        .exclude(Exists(unfinished)).values_list("pk", "job_id")
+    )
+    repaired = 0
+    for run_id, job_id in stuck_runs:
+        try:
+            _maybe_complete(run_id, job_id)
+            repaired += 1
+        except Exception:  # one broken run must not stop the repair of the others
+            log.exception("run %s: final aggregation failed again; will retry", run_id)
+    stuck_jobs = Job.objects.filter(status__in=live, total_items__gt=0,
+                                    done_items__gte=F("total_items") - F("failed_items"))
+    for job_id in stuck_jobs.values_list("pk", flat=True):
+        if not Run.objects.filter(job_id=job_id).exclude(status=Run.Status.DONE).exists():
+            repaired += Job.objects.filter(pk=job_id, status__in=live).update(
+                status=Job.Status.DONE, finished_at=timezone.now())
+    return repaired
 
 
 def _queue_is_empty() -> bool:
