@@ -18,7 +18,7 @@ from evaluators.chess.players import Decision, builtin_decision, builtin_move, b
 from evaluators.chess.prompts import TEMPLATES, history_text, side_name
 from evaluators.chess.tasks import _choose_move, move_record
 from games.chess.analysis import Analyzer
-from games.chess.formulas import game_accuracy, win_percent
+from games.chess.formulas import game_accuracy
 from games.chess.match import Result, game_over, score_for
 
 MAX_TRANSCRIPT = 400  # entries kept: a long game keeps its first and latest exchanges
@@ -43,9 +43,10 @@ def _bounded(transcript: list[dict[str, Any]]) -> list[dict[str, Any]]:
         transcript[-(MAX_TRANSCRIPT - 51):]
 
 
-def _white_wp(board: chess.Board, analyzer: Analyzer) -> float:
-    wp = win_percent(analyzer.best(board).clamped_cp)
-    return wp if board.turn == chess.WHITE else 100.0 - wp
+def _white_cp(board: chess.Board, analyzer: Analyzer) -> int:
+    """White's value of a position (a mate as +-1000), as Lichess's accuracy series holds it."""
+    cp = analyzer.best(board).clamped_cp
+    return cp if board.turn == chess.WHITE else -cp
 
 
 def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, ctx: EvalContext,
@@ -64,13 +65,15 @@ def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, 
     state: dict[str, Any] = dict(ctx.resume or {})
     moves: list[str] = list(state.get("moves", []))
     records: list[dict[str, Any]] = list(state.get("records", []))
-    white_wp: list[float] = list(state.get("white_wp", []))
+    # White's value after every move; Lichess starts the series from a fixed 15 cp, so the
+    # start position is not analysed (formulas.game_accuracy adds it)
+    white_cp: list[int] = list(state.get("white_cp", []))
     transcript: list[dict[str, Any]] = list(state.get("transcript", []))
     board = chess.Board()
     for uci in moves:
         board.push_uci(uci)
-    if not white_wp:
-        white_wp.append(_white_wp(board, analyzer))
+        if "white_cp" not in state:  # a checkpoint from before the series was kept in cp
+            white_cp.append(_white_cp(board, analyzer))
     forfeit: str | None = state.get("forfeit")
     resumed_at = len(moves) if ctx.resume else None
 
@@ -99,9 +102,9 @@ def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, 
         else:
             board.push(move)
             moves.append(move.uci())
-            white_wp.append(_white_wp(board, analyzer))
+            white_cp.append(_white_cp(board, analyzer))
         transcript = _bounded(transcript)
-        ctx.checkpoint({"moves": list(moves), "records": list(records), "white_wp": list(white_wp),
+        ctx.checkpoint({"moves": list(moves), "records": list(records), "white_cp": list(white_cp),
                         "transcript": list(transcript), "forfeit": forfeit})
 
     result: Result
@@ -113,7 +116,7 @@ def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, 
         result, reason = end
     points = score_for(result, model_white)
     colour = "white" if model_white else "black"
-    acc = game_accuracy(white_wp)[colour]
+    acc = game_accuracy(white_cp)[colour]
     game = chess.pgn.Game.from_board(board)
     game.headers["White"] = model.slug if model_white else opp_model.slug
     game.headers["Black"] = opp_model.slug if model_white else model.slug

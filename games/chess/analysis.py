@@ -20,6 +20,7 @@ from games.chess.formulas import (
     MoveClass,
     classify,
     cp_loss,
+    lichess_judgement,
     move_accuracy,
     percentile_rank,
     win_percent,
@@ -44,6 +45,7 @@ class MoveScore:
     cp_loss: int
     is_engine_top: bool
     percentile: float | None = None
+    judgement: str | None = None  # Lichess's verdict (inaccuracy/mistake/blunder) or None
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -105,6 +107,10 @@ class Analyzer:
         cp_p = min(played.clamped_cp, cp_b)
         w_before, w_after = win_percent(cp_b), win_percent(cp_p)
         drop = max(0.0, w_before - w_after)
+        # Lichess judges on the raw values (uncapped cp, mates as mates) and only moves off the
+        # engine's line (a played move the restricted search finds better loses nothing and
+        # gets no verdict from the rules themselves)
+        judgement = None if is_top else lichess_judgement(best.cp, best.mate, played.cp, played.mate)
         pct = None
         if with_percentile:
             # capped at the best move's value, like the played move above
@@ -114,6 +120,7 @@ class Analyzer:
         return MoveScore(
             move=move.uci(), san=board.san(move), best_move=best.best_move, best_san=board.san(best_move),
             cp_best=cp_b, cp_played=cp_p, win_before=w_before, win_after=w_after, drop=drop,
-            accuracy=move_accuracy(w_before, w_after), move_class=classify(drop, is_engine_top=is_top),
-            cp_loss=cp_loss(cp_b, cp_p), is_engine_top=is_top, percentile=pct,
+            accuracy=move_accuracy(w_before, w_after),
+            move_class=classify(drop, is_engine_top=is_top, judgement=judgement),
+            cp_loss=cp_loss(cp_b, cp_p), is_engine_top=is_top, percentile=pct, judgement=judgement,
         )
