@@ -35,9 +35,11 @@ def benchmarks_by_patterns(patterns: list[str]) -> list[Benchmark]:
     return [by_slug[s] for s in chosen]
 
 
-def job_progress(*, job_id: int) -> dict:
-    job = Job.objects.get(pk=job_id)
-    running = ItemResult.objects.filter(run__job_id=job_id, state=ItemResult.State.RUNNING).count()
+def job_progress(*, job_id: int, job: Job | None = None) -> dict:
+    job = job if job is not None else Job.objects.get(pk=job_id)
+    # An ended job has nothing running: skip the count over its (possibly millions of) items.
+    live = job.status in (Job.Status.PENDING, Job.Status.RUNNING)
+    running = ItemResult.objects.filter(run__job_id=job_id, state=ItemResult.State.RUNNING).count() if live else 0
     elapsed = None
     if job.started_at:
         end = job.finished_at

@@ -87,6 +87,24 @@ def money(value: Any) -> str:
     return "—" if number is None else f"${number:,.4f}"
 
 
+def outcome(status: str, done: int, failed: int, total: int) -> str:
+    """What a job or run shows: its status, except that an ended one whose items failed says so.
+    "done" only when no item failed; "failed" when none succeeded; "partial" in between."""
+    if status != "done" or not failed:
+        return status
+    return "failed" if done == 0 else "partial"
+
+
+OUTCOME_TITLES = {
+    "done": "every item ended and none failed",
+    "partial": "ended; some items failed (resume re-runs them)",
+    "failed": "ended; every item failed",
+    "cancelled": "cancelled; resume re-runs the cancelled and failed items",
+    "running": "items are being evaluated",
+    "pending": "waiting for a worker",
+}
+
+
 def run_url(run_id: int | None) -> str:
     return reverse("leaderboard:run", args=[run_id]) if run_id else ""
 

@@ -1,22 +1,16 @@
-"""plotly.js served straight from the installed plotly package (no CDN, no 4.8 MB file in git)."""
+"""Small non-page responses: the favicon, and the old plotly.js address.
+
+plotly.js itself is a static file now (vendor/plotly/plotly.min.js, found in the installed plotly
+package by podium.asset_finders), so WhiteNoise serves it hashed, gzip-compressed and cacheable.
+"""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
-import plotly
-from django.http import FileResponse, Http404, HttpResponseNotModified
+from django.http import FileResponse, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET
-
-PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
-
-
-@cache
-def _etag() -> str:
-    stat = PLOTLY_JS.stat()
-    return f'"plotly-{plotly.__version__}-{stat.st_size}-{int(stat.st_mtime)}"'
-
 
 FAVICON = Path(__file__).resolve().parents[2] / "static" / "favicon.svg"
 
@@ -31,12 +25,5 @@ def favicon(request):
 
 @require_GET
 def plotly_js(request):
-    if not PLOTLY_JS.exists():
-        raise Http404("plotly.min.js is missing from the plotly package")
-    etag = _etag()
-    if request.headers.get("If-None-Match") == etag:
-        return HttpResponseNotModified()
-    response = FileResponse(PLOTLY_JS.open("rb"), content_type="text/javascript; charset=utf-8")
-    response["ETag"] = etag
-    response["Cache-Control"] = "public, max-age=86400"
-    return response
+    """Pages and bookmarks made before plotly became a static file."""
+    return HttpResponsePermanentRedirect(static("vendor/plotly/plotly.min.js"))

@@ -16,6 +16,8 @@ def _cell_html(c: Cell) -> str:
     title = f' title="{escape(c.title)}"' if c.title else ""
     badge = f'<span class="badge {escape(c.badge)}">{escape(c.badge)}</span> ' if c.badge else ""
     inner = badge + escape(c.display)
+    if c.when:
+        inner = f'<time datetime="{escape(c.when)}">{inner}</time>'
     if c.href:
         out = f'<a href="{escape(c.href)}"{title}>{inner}</a>'
     else:
@@ -45,6 +47,7 @@ def table_html(table: Table, *, query: str = "", sort_query: str = "", sort: str
     for col, cls in zip(visible, classes):
         cls = f' class="{cls}"' if cls else ""
         title = f' title="{escape(col.title)}"' if col.title else ""
+        cls += f' data-col="{escape(col.key)}"'
         label = escape(col.label)
         if col.sort:
             next_dir = "asc" if sort == col.sort and direction == "desc" else "desc"
@@ -53,8 +56,10 @@ def table_html(table: Table, *, query: str = "", sort_query: str = "", sort: str
                      f'data-sort="{escape(col.sort)}">{label}{arrow}</a>')
         parts.append(f"<th{cls}{title}>{label}</th>")
     parts.append("</tr></thead><tbody>")
-    for row, css in zip(table.rows, table.row_css):
-        parts.append(f'<tr class="{escape(css)}">' if css else "<tr>")
+    keys = table.row_keys if len(table.row_keys) == len(table.rows) else [""] * len(table.rows)
+    for row, css, key in zip(table.rows, table.row_css, keys):
+        attrs = (f' class="{escape(css)}"' if css else "") + (f' data-key="{escape(key)}"' if key else "")
+        parts.append(f"<tr{attrs}>")
         for col, cls in zip(visible, classes):
             cell = row.get(col.key)
             cls = f' class="{cls}"' if cls else ""

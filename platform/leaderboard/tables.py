@@ -34,6 +34,7 @@ class Cell:
     badge: str = ""  # css modifier: gold / silver / bronze / ok / bad …
     title: str = ""
     sub: str = ""  # a smaller second line (e.g. ± SE or a rank interval)
+    when: str = ""  # ISO timestamp: drawn as <time>, shown in the reader's local time by site.js
 
     @property
     def display(self) -> str:
@@ -42,6 +43,14 @@ class Cell:
         if self.value is None:
             return "—"
         return str(self.value)
+
+
+def when_cell(moment) -> Cell:
+    """A timestamp cell: ISO in downloads and in the tooltip, readable UTC until site.js localises it."""
+    if moment is None:
+        return Cell(None)
+    iso = moment.isoformat(timespec="seconds")
+    return Cell(iso, moment.strftime("%Y-%m-%d %H:%M UTC"), title=iso, when=iso)
 
 
 @dataclass
@@ -64,10 +73,12 @@ class Table:
     caption: str = ""
     empty: str = "Nothing here yet."
     row_css: list[str] = field(default_factory=list)
+    row_keys: list[str] = field(default_factory=list)  # data-key of each row (live updates find rows by it)
 
-    def add(self, _css: str = "", **cells: Any) -> None:
+    def add(self, _css: str = "", _key: str = "", **cells: Any) -> None:
         self.rows.append({k: v if isinstance(v, Cell) else Cell(v) for k, v in cells.items()})
         self.row_css.append(_css)
+        self.row_keys.append(_key)
 
     @property
     def visible_columns(self) -> list[Column]:

@@ -12,8 +12,17 @@ from django.views.decorators.http import require_POST
 from jobs.models import Job, Run
 from jobs.selectors import job_progress
 from jobs.services import job_cancel, job_resume
-from leaderboard.pages import fmt, model_url, paginate, pm, render_page, run_url
-from leaderboard.tables import Cell, Column, Table
+from leaderboard.pages import (
+    OUTCOME_TITLES,
+    fmt,
+    model_url,
+    outcome,
+    paginate,
+    pm,
+    render_page,
+    run_url,
+)
+from leaderboard.tables import Cell, Column, Table, when_cell
 
 LIVE = (Job.Status.PENDING, Job.Status.RUNNING)
 
@@ -34,11 +43,16 @@ def _job_row(table: Table, job: Job, models: list[str], position: int | None = N
         position=Cell(position),
         job=Cell(job.pk, f"#{job.pk} {job.name}"[:80], href=reverse("leaderboard:job", args=[job.pk])),
         models=Cell(models, shown or "—"),
-        status=Cell(job.status, badge=job.status),
+        status=_status_cell(job.status, job.done_items, job.failed_items, job.total_items),
         progress=Cell(round(job.progress, 4), f"{job.ended_items}/{job.total_items} ({100 * job.progress:.0f}%)"),
-        failed=Cell(job.failed_items), submitted=Cell(job.created_at.isoformat(timespec="seconds")),
-        finished=Cell(job.finished_at.isoformat(timespec="seconds") if job.finished_at else None),
+        failed=Cell(job.failed_items), submitted=when_cell(job.created_at),
+        finished=when_cell(job.finished_at),
     )
+
+
+def _status_cell(status: str, done: int, failed: int, total: int) -> Cell:
+    shown = outcome(status, done, failed, total)
+    return Cell(shown, "", badge=shown, title=OUTCOME_TITLES.get(shown, ""))
 
 
 def _job_columns(*, position: bool = False) -> list[Column]:
@@ -61,47 +75,63 @@ def queue(request):
     return render_page(request, "leaderboard/queue.html", {"page": page}, [live, finished])
 
 
-def _run_rows(job: Job, runs=None) -> list[dict]:
-    if runs is None:
-        runs = (Run.objects.filter(job=job).select_related("model", "benchmark")
-                .defer("spec", "metrics", "model__params", "benchmark__config").order_by("id"))
+def _runs_of(job: Job):
+    return (Run.objects.filter(job=job).select_related("model", "benchmark")
+            .only("id", "status", "done_items", "failed_items", "total_items", "score", "score_se",
+                  "model__display_name", "model__slug", "benchmark__slug").order_by("id"))
+
+
+def _run_rows(runs) -> list[dict]:
     return [
         {"id": r.pk, "model": r.model.display_name, "model_slug": r.model.slug, "benchmark": r.benchmark.slug,
-         "status": r.status, "done": r.done_items, "failed": r.failed_items, "total": r.total_items,
-         "score": r.score, "score_se": r.score_se, "url": run_url(r.pk)}
+         "status": r.status, "outcome": outcome(r.status, r.done_items, r.failed_items, r.total_items),
+         "done": r.done_items, "failed": r.failed_items, "total": r.total_items,
+         "score": r.score, "score_se": r.score_se, "score_text": pm(r.score, r.score_se, 2), "url": run_url(r.pk)}
         for r in runs
     ]
+
+
+def _can_resume(job: Job) -> bool:
+    return job.failed_items > 0 or job.status == Job.Status.CANCELLED
 
 
 def job_detail(request, pk: int):
     job = get_object_or_404(Job, pk=pk)
     progress = job_progress(job_id=job.pk)
-    page = paginate(request, Run.objects.filter(job=job).select_related("model", "benchmark")
-                    .defer("spec", "metrics", "model__params", "benchmark__config").order_by("id"))
+    page = paginate(request, _runs_of(job))
     runs = Table("job-runs", "Runs", [
         Column("run", "Run"), Column("model", "Model"), Column("benchmark", "Benchmark"),
         Column("status", "Status"), Column("items", "Done / failed / total", numeric=True),
         Column("score", "Score", numeric=True), Column("score_se", "SE", hidden=True),
     ])
-    for r in _run_rows(job, page.object_list):
-        runs.add(run=Cell(r["id"], f"#{r['id']}", href=r["url"]), model=Cell(r["model"], href=model_url(r["model_slug"])),
-                 benchmark=Cell(r["benchmark"]), status=Cell(r["status"], badge=r["status"]),
+    for r in _run_rows(page.object_list):
+        runs.add(_key=str(r["id"]),
+                 run=Cell(r["id"], f"#{r['id']}", href=r["url"]), model=Cell(r["model"], href=model_url(r["model_slug"])),
+                 benchmark=Cell(r["benchmark"]), status=_status_cell(r["status"], r["done"], r["failed"], r["total"]),
                  items=Cell(r["done"], f"{r['done']} / {r['failed']} / {r['total']}"),
-                 score=Cell(r["score"], pm(r["score"], r["score_se"], 2), href=r["url"]), score_se=Cell(r["score_se"]))
+                 score=Cell(r["score"], r["score_text"], href=r["url"]), score_se=Cell(r["score_se"]))
+    shown = outcome(job.status, job.done_items, job.failed_items, job.total_items)
     return render_page(request, "leaderboard/job.html", {
         "job": job, "progress": progress, "live": job.status in LIVE, "page": page,
-        "percent": fmt(100.0 * job.progress, 0),
-        "can_cancel": job.status in LIVE, "can_resume": job.failed_items > 0 or job.status == Job.Status.CANCELLED,
+        "percent": fmt(100.0 * job.progress, 0), "outcome": shown, "outcome_title": OUTCOME_TITLES.get(shown, ""),
+        "can_cancel": job.status in LIVE, "can_resume": _can_resume(job),
     }, [runs])
 
 
 def job_progress_json(request, pk: int):
+    """The job's counters; with ?runs=1 also the runs of one page (?page=N, 50 a page, the same
+    pages as the job page), so a job of thousands of runs stays a small, fast answer."""
     job = get_object_or_404(Job, pk=pk)
-    data = job_progress(job_id=job.pk)
+    data = job_progress(job_id=job.pk, job=job)
     data["fraction"] = job.progress
     data["ended"] = job.ended_items
-    if request.GET.get("runs") == "1":  # the polling bar needs only the totals
-        data["runs"] = [{k: v for k, v in r.items() if k != "model_slug"} for r in _run_rows(job)]
+    data["outcome"] = outcome(job.status, job.done_items, job.failed_items, job.total_items)
+    data["can_cancel"] = job.status in LIVE
+    data["can_resume"] = _can_resume(job)
+    if request.GET.get("runs") == "1":
+        page = paginate(request, _runs_of(job))
+        data["runs"] = [{k: v for k, v in r.items() if k != "model_slug"} for r in _run_rows(page.object_list)]
+        data["runs_page"], data["runs_pages"] = page.number, page.paginator.num_pages
     response = JsonResponse(data)
     response["Cache-Control"] = "no-store"
     return response
