@@ -3,17 +3,49 @@ every call outcome becomes an LLMCall row tagged with the run and item being eva
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import IntegrityError
+from django.db import IntegrityError, InterfaceError, OperationalError, connection
 
 from jobs.models import CachedResponse, LLMCall
 
 _current = threading.local()
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# A reply that was paid for is worth far more than a few seconds: the cache and call-log writes
+# ride out a dropped or restarting database before the item is given up (and the call re-sent).
+WRITE_ATTEMPTS = 6
+WRITE_BACKOFF_S = (0.1, 0.3, 1.0, 2.0, 4.0)
+
+
+def _write_with_retry(what: str, write: Callable[[], T]) -> T:
+    """Run a database write; on a dropped connection, reconnect and try again.
+
+    Django never replaces a broken connection inside a task (it does so only between
+    requests), so without the close() every retry would hit the same dead socket. Inside an
+    atomic block a reconnect would silently lose the transaction, so there it is not retried.
+    """
+    for attempt in range(WRITE_ATTEMPTS):
+        try:
+            return write()
+        except (OperationalError, InterfaceError):
+            if connection.in_atomic_block or attempt == WRITE_ATTEMPTS - 1:
+                raise
+            log.warning("%s: database connection lost, reconnecting (attempt %d)", what, attempt + 1)
+            try:
+                connection.close()
+            except (OperationalError, InterfaceError):
+                pass
+            time.sleep(WRITE_BACKOFF_S[min(attempt, len(WRITE_BACKOFF_S) - 1)])
+    raise AssertionError("unreachable")
 
 # NUL and unpaired surrogates (what a lenient decoder leaves of invalid UTF-8) cannot be stored
 # by PostgreSQL (text or jsonb): a reply holding one made the item fail after it was paid for.
@@ -53,22 +85,25 @@ class DatabaseResponseCache:
     """Shared by every worker on every host through the database, and survives Redis restarts."""
 
     def get(self, request_hash: str) -> dict[str, Any] | None:
-        row = CachedResponse.objects.filter(pk=request_hash).values_list("response", flat=True).first()
-        return row
+        return _write_with_retry("response cache read", lambda: (
+            CachedResponse.objects.filter(pk=request_hash).values_list("response", flat=True).first()))
 
     def put(self, request_hash: str, model: str, response: dict[str, Any]) -> None:
-        try:
-            CachedResponse.objects.get_or_create(
-                request_hash=request_hash,
-                defaults={"model": model[:200], "response": _storable_json(response)},
-            )
-        except IntegrityError:
-            pass  # another worker stored the same call first; either copy will do
+        stored = _storable_json(response)
+
+        def write() -> None:
+            try:
+                CachedResponse.objects.get_or_create(
+                    request_hash=request_hash, defaults={"model": model[:200], "response": stored})
+            except IntegrityError:
+                pass  # another worker stored the same call first; either copy will do
+
+        _write_with_retry("response cache write", write)
 
 
 def log_call(record) -> None:
     scope = _scope()
-    LLMCall.objects.create(
+    _write_with_retry("call log write", lambda: LLMCall.objects.create(
         run_id=scope.run_id, item_id=scope.item_id, purpose=record.purpose,
         request_hash=record.request_hash, model=record.model[:200],
         messages=_storable_json(record.messages), reply=storable(record.reply or ""),
@@ -80,7 +115,7 @@ def log_call(record) -> None:
         sample_index=record.sample_index, finish_reason=(record.finish_reason or "")[:40],
         total_ms=int((record.total_s or 0) * 1000), error_class=record.error_class or "",
         error_message=storable(record.error_message or ""), cache_hit=record.cache_hit,
-    )
+    ))
 
 
 _gateway = None
