@@ -118,6 +118,12 @@ class HanabiGame:
         self.lives = MAX_LIFE_TOKENS
         self.discards: list[int] = []
         self.history: list[MoveRecord] = []
+        # Fixed hand slots as the Walton-Rivers framework keeps them (its Hand / TimedHand:
+        # a drawn card takes the slot the played or discarded card left, and a slot stays
+        # empty once the deck is out). slots[p][s] is the HLE index of the card in slot s,
+        # or None. HLE itself shifts the hand left and appends; the bots read slots so that
+        # "first slot that ..." breaks ties the way the original does.
+        self.slots: list[list[int | None]] = [[] for _ in range(players)]
         self._legal_cache: list[str] | None = None
         # initial deal: HLE deals player by player, hand_size cards each
         for p in range(players):
@@ -155,6 +161,7 @@ class HanabiGame:
         new.info_tokens, new.lives = self.info_tokens, self.lives
         new.discards = list(self.discards)
         new.history = list(self.history)
+        new.slots = [list(s) for s in self.slots]
         new._legal_cache = self._legal_cache
         return new
 
@@ -288,6 +295,11 @@ class HanabiGame:
             assert idx is not None
             card = self.hands[player].pop(idx)
             self.knowledge[player].pop(idx)
+            slots = self.slots[player]
+            slots[slots.index(idx)] = None
+            for s, i in enumerate(slots):
+                if i is not None and i > idx:
+                    slots[s] = i - 1
             if move.kind == "discard":
                 self.discards.append(card)
                 self.info_tokens += 1
@@ -323,6 +335,11 @@ class HanabiGame:
         self._state.apply_action(card)  # the chance action id is the card id
         self.hands[player].append(card)
         self.knowledge[player].append(UNKNOWN)
+        slots, index = self.slots[player], len(self.hands[player]) - 1
+        if len(slots) < self.hand_size:  # the initial deal fills slots in order
+            slots.append(index)
+        else:  # the slot just vacated (the only empty one while the deck lasts)
+            slots[slots.index(None)] = index
 
     def __repr__(self) -> str:
         return (f"HanabiGame(seed={self.seed}, players={self.players}, turn={self.turn}, "

@@ -1,100 +1,148 @@
-"""What the player to move may know, computed once per turn for the rules to read.
+"""What the player to move may know, in the terms the Walton-Rivers framework's rules use.
 
-Only information the seat is entitled to: the other hands, the hint knowledge on every card,
-the fireworks, discards and tokens. "Surely" playable / useless is judged from the hints
-alone, as the published agents' safe-play and Osawa-discard rules do (with card counting
-added, IGGI/Internal/Outer score 1-2 points above the published self-play means).
-Probabilities weight each card type consistent with the
-hints by the copies of it this player cannot see (the deck plus their own hand); like the
-published agents, the slots of one's own hand are treated independently.
+The original agents (fossgalaxy/hanabi, Java) read a per-player copy of the state:
+
+* hands have fixed slots (``Hand`` / ``TimedHand``): a drawn card takes the slot the played
+  or discarded card left, and a slot is empty once the deck is out. ``HanabiGame.slots``
+  mirrors that, and every rule here walks slots, never HLE indices;
+* the player's "deck" is every card it has not seen: the real deck plus its own hand
+  (``CardDrawn`` events are hidden from the drawer, so its own cards never leave its deck).
+  ``DeckUtils.bindBlindCard`` lists, per slot, the copies in that deck the slot's hint
+  knowledge still allows: that is ``possible`` below, card counting included;
+* "known" colour / value (``NegativeHand.getKnownColour`` / ``getKnownValue``) means one
+  possibility left after positive and negative hints.
+
+Only information the seat is entitled to is read: other hands, hint knowledge, fireworks,
+discards and tokens.
 """
 
 from __future__ import annotations
 
 import random
 
-from games.hanabi.cards import NUM_RANKS, CardKnowledge
+from games.hanabi.cards import COLOURS, COPIES_PER_RANK, NUM_RANKS, CardKnowledge
 from games.hanabi.state import HanabiGame
 
 
+def known_colour(know: CardKnowledge) -> int | None:
+    cs = know.possible_colours()
+    return cs[0] if len(cs) == 1 else None
+
+
+def known_rank(know: CardKnowledge) -> int | None:
+    rs = know.possible_ranks()
+    return rs[0] if len(rs) == 1 else None
+
+
 class BotView:
-    __slots__ = ("_legal_set", "_possible", "_useless", "game", "legal", "me", "rng", "unseen")
+    __slots__ = ("_possible", "game", "legal", "legal_set", "me", "rng", "unseen")
 
     def __init__(self, game: HanabiGame, rng: random.Random) -> None:
         self.game = game
         self.me = game.current_player
         self.rng = rng
         self.legal = game.legal_moves()
-        self._legal_set = set(self.legal)
-        self.unseen = game.unseen_counts(self.me)
-        self._possible: list[dict[int, int]] | None = None
-        self._useless: list[bool] | None = None
+        self.legal_set = set(self.legal)
+        self.unseen = game.unseen_counts(self.me)  # the original's per-player "deck"
+        self._possible: dict[int, dict[int, int]] = {}
 
     # ----- the table ----------------------------------------------------------------------
 
-    def is_legal(self, move: str) -> bool:
-        return move in self._legal_set
+    @property
+    def players(self) -> int:
+        return self.game.players
 
     @property
-    def hand_len(self) -> int:
-        return len(self.game.hands[self.me])
+    def hand_size(self) -> int:
+        return self.game.hand_size
 
-    def others(self) -> list[tuple[int, int]]:
-        """(offset, seat) of the other players in turn order, next player first."""
-        n = self.game.players
-        return [(k, (self.me + k) % n) for k in range(1, n)]
+    @property
+    def info(self) -> int:
+        return self.game.info_tokens
 
-    def useless(self, card: int) -> bool:
-        if self._useless is None:
-            self._useless = [self.game.is_useless(c) for c in range(25)]
-        return self._useless[card]
+    @property
+    def lives(self) -> int:
+        return self.game.lives
+
+    def table(self, colour: int) -> int:
+        """Height of a firework (``GameState.getTableValue``)."""
+        return self.game.fireworks[colour]
 
     def playable(self, card: int) -> bool:
         return self.game.fireworks[card // NUM_RANKS] == card % NUM_RANKS
 
-    # ----- my own hand --------------------------------------------------------------------
+    def next_player(self) -> int:
+        """``AbstractRule.selectPlayer``: the next seat in turn order."""
+        return (self.me + 1) % self.players
 
-    def possible(self, index: int) -> dict[int, int]:
-        if self._possible is None:
-            unseen = self.unseen
-            self._possible = [
-                {c: n for c, n in enumerate(unseen) if n > 0 and know.may_be(c)}
-                for know in self.game.knowledge[self.me]
-            ]
-        return self._possible[index]
+    def others_from_next(self) -> list[int]:
+        """Seats other than mine, next player first (``TellAnyoneAboutUsefulCard``)."""
+        return [(self.me + k) % self.players for k in range(1, self.players)]
 
-    def p_playable(self, index: int) -> float:
-        poss = self.possible(index)
-        total = sum(poss.values())
-        return sum(n for c, n in poss.items() if self.playable(c)) / total if total else 0.0
+    def others_by_seat(self) -> list[int]:
+        """Seats other than mine in absolute order 0..n-1 (``TellMostInformation``,
+        ``TellDispensable`` loop over player ids this way)."""
+        return [p for p in range(self.players) if p != self.me]
 
-    def p_useless(self, index: int) -> float:
-        poss = self.possible(index)
-        total = sum(poss.values())
-        return sum(n for c, n in poss.items() if self.useless(c)) / total if total else 0.0
+    # ----- slots ----------------------------------------------------------------------------
 
-    def surely_playable(self, index: int) -> bool:
-        """Every card type the hints allow is playable (hints only, no counting)."""
-        know = self.game.knowledge[self.me][index]
-        return all(self.playable(c) for c in range(25) if know.may_be(c))
+    def card(self, seat: int, slot: int) -> int | None:
+        index = self.game.slots[seat][slot]
+        return None if index is None else self.game.hands[seat][index]
 
-    def surely_useless(self, index: int) -> bool:
-        """Every card type the hints allow is useless (hints only, no counting)."""
-        return self.knows_useless(self.me, index)
+    def knowledge(self, seat: int, slot: int) -> CardKnowledge | None:
+        index = self.game.slots[seat][slot]
+        return None if index is None else self.game.knowledge[seat][index]
 
-    def certain_card(self, index: int) -> int | None:
-        """The card's identity when hints alone pin both colour and rank."""
-        know = self.game.knowledge[self.me][index]
-        if know.colour_known() and know.rank_known():
-            return know.possible_colours()[0] * NUM_RANKS + know.possible_ranks()[0] - 1
-        return None
+    def has_card(self, seat: int, slot: int) -> bool:
+        return self.game.slots[seat][slot] is not None
 
-    # ----- what the others know ---------------------------------------------------------
+    def possible(self, slot: int) -> dict[int, int]:
+        """Card type -> copies in my unseen "deck" that my slot's hints allow (empty when the
+        slot is empty): ``DeckUtils.bindBlindCard``."""
+        if slot not in self._possible:
+            know = self.knowledge(self.me, slot)
+            self._possible[slot] = {} if know is None else {
+                c: n for c, n in enumerate(self.unseen) if n > 0 and know.may_be(c)
+            }
+        return self._possible[slot]
 
-    def knowledge_of(self, seat: int) -> list[CardKnowledge]:
-        return self.game.knowledge[seat]
+    # ----- HandUtils ------------------------------------------------------------------------
 
-    def knows_useless(self, seat: int, index: int) -> bool:
-        """Would the holder, from hints alone, know the card can be thrown away?"""
-        know = self.game.knowledge[seat][index]
-        return all(self.useless(c) for c in range(25) if know.may_be(c))
+    def highest_possible(self, colour: int) -> int:
+        """``HandUtils.getHighestScorePossible``: the first rank above the firework whose
+        copies are all discarded caps the colour one below it."""
+        discarded = self.game.discard_counts()
+        for rank in range(self.table(colour) + 1, NUM_RANKS + 1):
+            if discarded[colour * NUM_RANKS + rank - 1] == COPIES_PER_RANK[rank - 1]:
+                return rank - 1
+        return NUM_RANKS
+
+    def safe_to_discard(self, colour: int | None, rank: int | None) -> bool:
+        """``HandUtils.isSafeToDiscard`` from a (possibly partial) identity."""
+        fw = self.game.fireworks
+        if colour is not None and fw[colour] == NUM_RANKS:
+            return True  # isSafeBecauseFiveAlreadyPlayed
+        if colour is not None and rank is not None and fw[colour] >= rank:
+            return True  # isSafeBecauseValueLowerThanPlayed
+        if rank is not None and rank <= min(fw):
+            return True  # isSafeBecauseValueLowerThanMinOnTable
+        # isSafeToDiscardHigherThanPossible
+        return colour is not None and rank is not None and self.highest_possible(colour) < rank
+
+    def card_safe_to_discard(self, card: int) -> bool:
+        return self.safe_to_discard(card // NUM_RANKS, card % NUM_RANKS + 1)
+
+    # ----- moves ----------------------------------------------------------------------------
+
+    def play(self, slot: int) -> str:
+        return f"(Play {self.game.slots[self.me][slot]})"
+
+    def discard(self, slot: int) -> str:
+        return f"(Discard {self.game.slots[self.me][slot]})"
+
+    def tell_colour(self, seat: int, card: int) -> str:
+        return f"(Reveal player +{(seat - self.me) % self.players} color {COLOURS[card // NUM_RANKS]})"
+
+    def tell_rank(self, seat: int, card: int) -> str:
+        return f"(Reveal player +{(seat - self.me) % self.players} rank {card % NUM_RANKS + 1})"
