@@ -5,34 +5,49 @@ from __future__ import annotations
 from django.db import transaction
 
 from catalog.models import Benchmark
-from jobs.models import Run
+from jobs.models import LLMCall, Run
 from leaderboard.models import FamilyScore, LeaderboardEntry
 from leaderboard.summaries import entry_values, mean_with_se
 
 
-def _latest_aggregated_run(model_id: int, benchmark_id: int) -> Run | None:
+def representative_run(model_id: int, benchmark_id: int) -> Run | None:
+    """The run that stands for a (model, benchmark) on every board: the most complete (most items
+    graded), then the newest. A small resume answered from the cache no longer replaces a bigger
+    run; the other runs stay on the model page as history."""
     return (
         Run.objects.filter(model_id=model_id, benchmark_id=benchmark_id, aggregated_at__isnull=False)
         .exclude(metrics={})
-        .order_by("-aggregated_at", "-id")
+        .order_by("-done_items", "-aggregated_at", "-id")
         .first()
     )
+
+
+def run_cache_use(run: Run) -> dict[str, int]:
+    """How many of a run's model calls were answered from the response cache, and how many of
+    those replies were first paid for by another job (so this run shows 0 tokens and $0 for them)."""
+    calls = LLMCall.objects.filter(run=run, purpose="model")
+    hits = calls.filter(cache_hit=True)
+    paid_elsewhere = (LLMCall.objects.filter(cache_hit=False, purpose="model")
+                      .exclude(run__job_id=run.job_id).values("request_hash"))
+    return {"calls": calls.count(), "hits": hits.count(),
+            "other_jobs": hits.filter(request_hash__in=paid_elsewhere).count()}
 
 
 @transaction.atomic
 def leaderboard_refresh_pair(*, model_id: int, benchmark_id: int) -> list[LeaderboardEntry]:
     """Rebuild the entries of one (model, benchmark) from its latest aggregated run."""
     benchmark = Benchmark.objects.get(pk=benchmark_id)
-    run = _latest_aggregated_run(model_id, benchmark_id)
+    run = representative_run(model_id, benchmark_id)
     LeaderboardEntry.objects.filter(model_id=model_id, benchmark_id=benchmark_id).delete()
     entries: list[LeaderboardEntry] = []
     if run is not None:
+        cache = run_cache_use(run)
         for values in entry_values(benchmark.family, dict(run.metrics or {}), benchmark.name):
             entries.append(LeaderboardEntry(
                 model_id=model_id, benchmark=benchmark, part=values.part, family=benchmark.family,
                 group=values.group, label=values.label, run=run, score=values.score,
                 score_se=values.score_se, score_lo=values.score_lo, score_hi=values.score_hi,
-                norm=values.norm, norm_se=values.norm_se, summary=values.summary,
+                norm=values.norm, norm_se=values.norm_se, summary={**values.summary, "cache": cache},
                 input_tokens=run.input_tokens, output_tokens=run.output_tokens,
                 cost_usd=run.cost_usd + run.judge_cost_usd,
             ))
@@ -41,16 +56,25 @@ def leaderboard_refresh_pair(*, model_id: int, benchmark_id: int) -> list[Leader
     return entries
 
 
+def entry_completeness(summary: dict, run_done_items: int) -> int:
+    """Items behind one entry: the exam's own count inside a suite run, else the run's."""
+    n = summary.get("n_items") if isinstance(summary, dict) else None
+    return int(n) if isinstance(n, (int, float)) and not isinstance(n, bool) else run_done_items
+
+
 def family_score_refresh(*, model_id: int, family: str) -> FamilyScore | None:
     """Recompute a model's family headline: mean of its normalised entries. A HiPhO exam graded
-    both alone and inside a suite counts once (the most recent)."""
+    both alone and inside a suite counts once (the more complete, then the more recent)."""
     latest: dict[str, LeaderboardEntry] = {}
     for entry in (
         LeaderboardEntry.objects.filter(model_id=model_id, family=family, norm__isnull=False)
+        .select_related("run").only("norm", "norm_se", "group", "benchmark_id", "part", "summary", "run__done_items")
         .order_by("run__aggregated_at", "id")
     ):
         key = entry.group if family == "hipho" else f"{entry.benchmark_id}:{entry.part}"
-        latest[key] = entry  # later rows win
+        if key not in latest or entry_completeness(entry.summary, entry.run.done_items) >= entry_completeness(
+                latest[key].summary, latest[key].run.done_items):
+            latest[key] = entry
     values = [(e.norm, e.norm_se) for e in latest.values()]
     if not values:
         FamilyScore.objects.filter(model_id=model_id, family=family).delete()

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from catalog.models import Benchmark, ModelEntry
 from jobs.models import ItemResult, Run
+from leaderboard.common_set import FamilyRanking, Point, rank_family
 from leaderboard.models import FamilyScore, LeaderboardEntry
 from leaderboard.page_cache import cached_page
 from leaderboard.pages import (
@@ -23,6 +24,7 @@ from leaderboard.pages import (
     run_url,
 )
 from leaderboard.ranks import rank_intervals, rank_text
+from leaderboard.services import entry_completeness
 from leaderboard.tables import Cell, Column, Table
 from leaderboard.urls_helpers import item_url
 
@@ -53,17 +55,46 @@ def _model_filters(request, models):
     return models
 
 
+SANITY_MODELS = ("builtin/reference",)  # the grader sanity check: reference answers through the grader
+
+
+def family_rankings(model_ids: list[int] | None = None) -> tuple[dict[str, FamilyRanking], dict[str, dict[str, str]]]:
+    """Per family: the common set, the ranked models and everyone's coverage (leaderboard.common_set),
+    plus a label for each benchmark key. Reads LeaderboardEntry rows only (about models x benchmarks)."""
+    rows = (LeaderboardEntry.objects.filter(norm__isnull=False)
+            .values_list("model_id", "family", "group", "benchmark_id", "part", "norm", "norm_se",
+                         "label", "benchmark__slug", "summary__sanity_check", "model__litellm_model",
+                         "summary__n_items", "run__done_items")
+            .order_by("run__aggregated_at", "id"))
+    points: dict[str, dict[tuple[int, str], Point]] = {}
+    size: dict[tuple[str, int, str], int] = {}
+    labels: dict[str, dict[str, str]] = {}
+    sanity: set[int] = set()
+    for (model_id, family, group, bench_id, part, norm, norm_se, label, slug, is_sanity, litellm,
+         n_items, run_done) in rows:
+        key = group if family == "hipho" and group else f"{bench_id}:{part}"
+        # a HiPhO exam graded alone and in a suite: the more complete entry, then the newer
+        n = entry_completeness({"n_items": n_items}, run_done)
+        if n >= size.get((family, model_id, key), -1):
+            size[(family, model_id, key)] = n
+            points.setdefault(family, {})[(model_id, key)] = Point(model_id, key, norm, norm_se)
+        labels.setdefault(family, {})[key] = label if family == "hipho" else (slug + (f" [{part}]" if part else ""))
+        if is_sanity is True or litellm in SANITY_MODELS:
+            sanity.add(model_id)
+    return {f: rank_family(list(pts.values()), sanity) for f, pts in points.items()}, labels
+
+
 @cached_page
 def overview(request):
+    rankings, key_labels = family_rankings()
+    show_all = request.GET.get("all") == "1"
     models = list(_model_filters(request, ModelEntry.objects.filter(active=True)))
-    ids = [m.id for m in models]
-    scores = {(s.model_id, s.family): s for s in FamilyScore.objects.filter(model_id__in=ids)}
-    ranks: dict[tuple[int, str], tuple[int, int] | None] = {}
-    for family, _ in FAMILIES:
-        pairs = [(scores.get((m.id, family)).score if (m.id, family) in scores else None,
-                  scores.get((m.id, family)).score_se if (m.id, family) in scores else None) for m in models]
-        for m, interval in zip(models, rank_intervals(pairs)):
-            ranks[(m.id, family)] = interval
+    if not show_all:  # models that never ran anything are rows of dashes: hidden unless asked for
+        ran = {m for r in rankings.values() for m in r.own}
+        hidden = sum(1 for m in models if m.id not in ran)
+        models = [m for m in models if m.id in ran]
+    else:
+        hidden = 0
 
     sort = request.GET.get("sort", "hipho")
     sort = sort if sort in _SORTS else "hipho"
@@ -76,12 +107,19 @@ def overview(request):
             return (0, m.organisation.lower())
         if sort == "size":
             return (m.parameter_count_b is None, m.parameter_count_b or 0.0)
-        s = scores.get((m.id, sort))
-        return (s is None or s.score is None, s.score if s and s.score is not None else 0.0)
+        r = rankings.get(sort)
+        if r is None or m.id not in r.own:
+            return (3, 0.0, 0.0)
+        if r.ranked(m.id):  # ranked models first, by their score over the common set
+            return (0, r.scores[m.id][0] or 0.0, 0.0)
+        group = 2 if m.id in r.excluded else 1
+        return (group, r.coverage.get(m.id, 0), r.own[m.id][0] or 0.0)
 
     models.sort(key=key, reverse=direction == "desc")
-    if direction == "desc":  # keep unscored rows last either way
+    if direction == "desc" and sort in rankings:  # ranked, then unranked, then sanity, then none
         models.sort(key=lambda m: key(m)[0])
+    elif direction == "desc":
+        models.sort(key=lambda m: key(m)[0] if sort == "size" else 0)
     page = paginate(request, models)
 
     columns = [
@@ -94,14 +132,17 @@ def overview(request):
     for family, label in FAMILIES:
         columns += [
             Column(family, label, numeric=True, sort=family,
-                   title="mean % of the maximum over the family's benchmarks ± SE; rank interval below"),
+                   title="ranked: mean % of the maximum over the family's common benchmarks ± SE"),
             Column(f"{family}_se", f"{label} SE", hidden=True),
             Column(f"{family}_rank", f"{label} rank", hidden=True),
+            Column(f"{family}_coverage", f"{label} common benchmarks run", hidden=True),
+            Column(f"{family}_ranked", f"{label} ranked", hidden=True),
         ]
     table = Table("overview", "Overview", columns,
-                  caption="Headline per family: mean score as % of the maximum over the benchmarks a "
-                          "model ran, ± standard error. Ranks are intervals: models whose 95% intervals "
-                          "overlap share ranks.")
+                  caption="Per family, models are ranked only over the family's common set of benchmarks "
+                          "(listed below), on their mean % of the maximum ± SE; ranks are intervals (models "
+                          "whose 95% intervals overlap share ranks). Models that ran only part of the set "
+                          "show their coverage and are not ranked; the grader sanity check is never ranked.")
     for m in page.object_list:
         cells = {
             "model": Cell(m.display_name, href=model_url(m.slug)), "slug": Cell(m.slug),
@@ -110,23 +151,41 @@ def overview(request):
             "modality": Cell(m.modality),
         }
         for family, _ in FAMILIES:
-            s = scores.get((m.id, family))
-            interval = ranks.get((m.id, family))
-            if s is None or s.score is None:
+            r = rankings.get(family)
+            if r is None or m.id not in r.own:
                 cells[family] = Cell(None)
                 continue
-            cells[family] = Cell(round(s.score, 4), pm(s.score, s.score_se),
-                                 href=model_url(m.slug) + f"#{family}",
-                                 sub=f"rank {rank_text(interval)} · {s.n_entries} bench.")
-            cells[f"{family}_se"] = Cell(s.score_se)
-            cells[f"{family}_rank"] = Cell(rank_text(interval))
-        table.add(**cells)
+            n_common, covered = len(r.common), r.coverage.get(m.id, 0)
+            cells[f"{family}_coverage"] = Cell(covered)
+            cells[f"{family}_ranked"] = Cell(r.ranked(m.id))
+            if r.ranked(m.id):
+                score, se = r.scores[m.id]
+                interval = r.ranks.get(m.id)
+                cells[family] = Cell(round(score, 4) if score is not None else None, pm(score, se),
+                                     href=model_url(m.slug) + f"#{family}",
+                                     sub=f"rank {rank_text(interval)} · {covered}/{n_common} common")
+                cells[f"{family}_se"] = Cell(se)
+                cells[f"{family}_rank"] = Cell(rank_text(interval))
+                continue
+            score, se = r.own[m.id]
+            why = "sanity check, not ranked" if m.id in r.excluded else f"not ranked · ran {covered} of {n_common} common"
+            cells[family] = Cell(None, pm(score, se), href=model_url(m.slug) + f"#{family}", sub=why,
+                                 title="mean over the benchmarks this model ran; not comparable with the ranked rows")
+            cells[f"{family}_se"] = Cell(se)
+        css = "sanity" if any(m.id in r.excluded for r in rankings.values()) else ""
+        table.add(_css=css, **cells)
 
+    common_sets = [
+        {"family": label, "n": len(rankings[f].common), "ranked": len(rankings[f].scores),
+         "benchmarks": [key_labels[f].get(k, k) for k in rankings[f].common]}
+        for f, label in FAMILIES if f in rankings
+    ]
     organisations = (ModelEntry.objects.filter(active=True).exclude(organisation="")
                      .values_list("organisation", flat=True).distinct().order_by("organisation"))
     return render_page(request, "leaderboard/overview.html", {
         "page": page, "sort": sort, "dir": direction, "organisations": list(organisations),
-        "modalities": ModelEntry.Modality.choices, "filters": request.GET,
+        "modalities": ModelEntry.Modality.choices, "filters": request.GET, "common_sets": common_sets,
+        "hidden_models": hidden, "show_all": show_all,
     }, [table])
 
 
@@ -142,6 +201,7 @@ def model_detail(request, slug):
         Column("norm", "% of max", numeric=True), Column("tokens", "Tokens (in/out)", numeric=True),
         Column("cost", "Cost (USD)", numeric=True), Column("cost_per_point", "Cost per point", numeric=True,
                                                            title="cost of the run / its % of max"),
+        Column("replies", "Replies", title="fresh model calls, or answered from the response cache"),
         Column("run", "Run", hidden=True),
     ])
     seen_runs: set[int] = set()
@@ -158,6 +218,7 @@ def model_detail(request, slug):
             tokens=Cell(e.input_tokens + e.output_tokens, f"{e.input_tokens:,} / {e.output_tokens:,}"),
             cost=Cell(e.cost_usd, money(e.cost_usd), href=href),
             cost_per_point=Cell(cost_per_point, money(cost_per_point)), run=Cell(e.run_id),
+            replies=_replies_cell(e.summary.get("cache")),
         )
         if e.run_id not in seen_runs:
             seen_runs.add(e.run_id)
@@ -165,8 +226,11 @@ def model_detail(request, slug):
             total_in += e.input_tokens
             total_out += e.output_tokens
     runs = paginate(request, Run.objects.filter(model=model).select_related("benchmark", "job").defer("spec", "metrics", "benchmark__config").order_by("-id"), 25)
-    runs_table = Table("model-runs", "All runs", [
-        Column("run", "Run"), Column("job", "Job"), Column("benchmark", "Benchmark"), Column("status", "Status"),
+    shown_runs = {e.run_id for e in entries}
+    runs_table = Table("model-runs", "All runs (history)", [
+        Column("run", "Run"), Column("job", "Job"), Column("benchmark", "Benchmark"),
+        Column("shown", "On the board", title="the run that represents this (model, benchmark): the most complete, then the newest"),
+        Column("status", "Status"),
         Column("items", "Items done/failed/total", numeric=True), Column("score", "Score", numeric=True),
         Column("cost", "Cost", numeric=True),
     ])
@@ -174,7 +238,10 @@ def model_detail(request, slug):
         runs_table.add(
             run=Cell(run.id, f"#{run.id}", href=run_url(run.id)),
             job=Cell(run.job_id, f"#{run.job_id}", href=job_url(run.job_id)),
-            benchmark=Cell(run.benchmark.slug), status=Cell(run.status),
+            benchmark=Cell(run.benchmark.slug),
+            shown=Cell(run.id in shown_runs, "on the board" if run.id in shown_runs else "history",
+                       badge="done" if run.id in shown_runs else ""),
+            status=Cell(run.status),
             items=Cell(run.done_items, f"{run.done_items}/{run.failed_items}/{run.total_items}"),
             score=Cell(run.score, pm(run.score, run.score_se, 2), href=run_url(run.id)),
             cost=Cell(run.cost_usd + run.judge_cost_usd, money(run.cost_usd + run.judge_cost_usd)),
@@ -184,6 +251,19 @@ def model_detail(request, slug):
         "model": model, "families": families, "page": runs, "total_cost": money(total_cost),
         "total_tokens": f"{int(total_in):,} in / {int(total_out):,} out",
     }, [table, runs_table])
+
+
+def _replies_cell(cache) -> Cell:
+    """Whether a run's replies were paid for here or came from the response cache (and from
+    which: another job's cache means this run's tokens and cost show as 0 though the model did answer)."""
+    if not isinstance(cache, dict) or not cache.get("calls"):
+        return Cell(None)
+    calls, hits, other = cache.get("calls", 0), cache.get("hits", 0), cache.get("other_jobs", 0)
+    if not hits:
+        return Cell("fresh", f"{calls:,} fresh")
+    text = f"{hits:,} of {calls:,} cached" + (f" ({other:,} from another job)" if other else "")
+    return Cell(f"{hits}/{calls} cached; {other} from another job", text,
+                title="answered from the response cache; tokens and cost were counted where first paid")
 
 
 def reverse_benchmark(benchmark_id: int) -> str:

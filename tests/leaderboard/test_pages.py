@@ -20,7 +20,7 @@ def test_overview_shows_each_family_headline_with_se_and_rank_interval(client, s
     html = client.get(reverse("leaderboard:home")).content.decode()
     # alpha hipho: mean of 25/30 and 12.5/30 -> 62.5 %, SE sqrt((100/30)^2*2)/2
     assert "62.5 ± 2.4" in html
-    assert "rank 1 · 2 bench." in html
+    assert "rank 1 · 2/2 common" in html
     assert _model_order(html)[:3] == ["alpha", "beta", "gamma"]
 
 
@@ -44,8 +44,8 @@ def test_overview_filters_by_organisation_weights_size_and_modality(client, site
 def test_overview_paginates(client):
     for i in range(55):
         f.model(f"m{i:02d}")
-    first = client.get(reverse("leaderboard:home"), {"sort": "name", "dir": "asc"}).content.decode()
-    second = client.get(reverse("leaderboard:home"), {"sort": "name", "dir": "asc", "page": 2}).content.decode()
+    first = client.get(reverse("leaderboard:home"), {"sort": "name", "dir": "asc", "all": "1"}).content.decode()
+    second = client.get(reverse("leaderboard:home"), {"sort": "name", "dir": "asc", "page": 2, "all": "1"}).content.decode()
     assert len(_model_order(first)) == 50 and len(_model_order(second)) == 5
     assert "page 1 of 2" in first
 
