@@ -115,6 +115,10 @@ def schema() -> dict[str, Any]:
     job_with_runs = {"allOf": [{"$ref": ref + "Job"}, {"type": "object", "properties": {
         "live": obj, "runs": {"type": "array", "items": {"$ref": ref + "Run"}}}}]}
     paths = {
+        "/api/": _get("Entry point: this list of endpoints as JSON (a browser gets the documentation page)",
+                      obj, errors=(405,)),
+        "/api/docs": {"get": {"summary": "This documentation as a web page, built from openapi.json",
+                              "responses": {"200": {"description": "HTML"}}}},
         "/api/health": _get("Liveness: the database answers", {"type": "object"}, errors=(405,)),
         "/api/openapi.json": _get("This document", obj, errors=(405,)),
         "/api/leaderboard": _get("Every active model with its per-family headline (mean % of max ± SE)",

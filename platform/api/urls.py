@@ -1,9 +1,11 @@
 from django.urls import path, re_path
 
-from api import views
+from api import docs, views
 
 app_name = "api"
 urlpatterns = [
+    path("", docs.index, name="index"),
+    path("docs", docs.docs, name="docs"),
     path("health", views.health, name="health"),
     path("openapi.json", views.openapi, name="openapi"),
     path("leaderboard", views.leaderboard, name="leaderboard"),

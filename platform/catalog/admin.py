@@ -13,12 +13,19 @@ from catalog.validation import (
 
 
 class ModelEntryForm(forms.ModelForm):
-    api_base = forms.URLField(required=False, assume_scheme="https",
+    api_base = forms.URLField(required=False, assume_scheme="https", label="API base URL",
                               help_text="optional OpenAI-compatible base URL")
 
     class Meta:
         model = ModelEntry
         exclude = ["created_by"]
+        # the words people use, not the column names (labels only: no migration)
+        labels = {
+            "litellm_model": "litellm model string", "api_key_env": "API key variable",
+            "parameter_count_b": "parameters (billions)", "rpm_limit": "requests per minute",
+            "tpm_limit": "tokens per minute", "max_concurrency": "calls in flight",
+            "display_name": "display name", "open_weights": "open weights",
+        }
 
     def clean_litellm_model(self):
         value = self.cleaned_data["litellm_model"].strip()
@@ -63,6 +70,7 @@ class BenchmarkForm(forms.ModelForm):
     class Meta:
         model = Benchmark
         fields = "__all__"
+        labels = {"default_samples": "default samples", "judge": "judge model (HiPhO step-level grader)"}
 
     def clean(self):
         cleaned = super().clean()

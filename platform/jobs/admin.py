@@ -12,10 +12,25 @@ from jobs.models import ItemResult, Job, LLMCall, Run
 from jobs.services import job_cancel, job_resume, job_submit
 
 
+class FamilySelectMultiple(forms.SelectMultiple):
+    """Each option carries its benchmark's family, so the picker can be narrowed to one family
+    (static/js/admin_benchmarks.js): a list of 30+ benchmarks stays usable."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        instance = getattr(value, "instance", None)
+        if instance is not None:
+            option["attrs"]["data-family"] = instance.family
+        return option
+
+
 class JobSubmitForm(forms.Form):
     name = forms.CharField(required=False, max_length=200)
     models = forms.ModelMultipleChoiceField(queryset=ModelEntry.objects.filter(active=True))
-    benchmarks = forms.ModelMultipleChoiceField(queryset=Benchmark.objects.filter(active=True))
+    benchmarks = forms.ModelMultipleChoiceField(
+        queryset=Benchmark.objects.filter(active=True).order_by("family", "slug"),
+        widget=FamilySelectMultiple(attrs={"size": 14, "data-family-filter": "1"}),
+        help_text="narrow the list with the family filter above it; Ctrl/Cmd-click picks several")
     samples = forms.IntegerField(
         required=False, min_value=1, max_value=10000,
         help_text="samples per problem / seeds per configuration; empty = each benchmark's default",
@@ -71,7 +86,7 @@ class JobAdmin(admin.ModelAdmin):
                 self.message_user(request, f"Submitted {job} with {job.total_items} items.")
                 return redirect(reverse("leaderboard:job", args=[job.pk]))
         context = {**self.admin_site.each_context(request), "form": form, "title": "Submit a job",
-                   "opts": self.model._meta}
+                   "opts": self.model._meta, "families": Benchmark.Family.choices}
         return TemplateResponse(request, "admin/jobs/job/submit.html", context)
 
     @admin.action(description="Cancel selected jobs")

@@ -62,6 +62,13 @@ class Column:
     title: str = ""
     hidden: bool = False  # in the downloads only (e.g. the SE next to a score)
     optional: bool = False  # hidden on narrow screens (phones) to leave room for the numbers
+    # downloads write a list value (an interval, W/D/L) as one column per part, e.g. ("low", "high")
+    split: tuple[str, ...] = ()
+
+    def download_columns(self) -> list[tuple[str, str]]:
+        if not self.split:
+            return [(self.key, self.label)]
+        return [(f"{self.key}_{part.lower()}", f"{self.label} ({part})") for part in self.split]
 
 
 @dataclass
@@ -74,6 +81,11 @@ class Table:
     empty: str = "Nothing here yet."
     row_css: list[str] = field(default_factory=list)
     row_keys: list[str] = field(default_factory=list)  # data-key of each row (live updates find rows by it)
+    file: str = ""  # download file name without extension: the table and the id of what it shows
+
+    @property
+    def file_name(self) -> str:
+        return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in (self.file or self.name))
 
     def add(self, _css: str = "", _key: str = "", **cells: Any) -> None:
         self.rows.append({k: v if isinstance(v, Cell) else Cell(v) for k, v in cells.items()})
@@ -92,13 +104,22 @@ class Table:
             for row, css in zip(self.rows, self.row_css)
         ]
 
+    def download_columns(self) -> list[tuple[str, str]]:
+        return [pair for col in self.columns for pair in col.download_columns()]
+
     def records(self) -> list[dict[str, Any]]:
         out = []
         for row in self.rows:
             record = {}
             for col in self.columns:
                 cell = row.get(col.key)
-                record[col.key] = cell.value if cell is not None else None
+                value = cell.value if cell is not None else None
+                if col.split:
+                    parts = list(value) if isinstance(value, (list, tuple)) and len(value) == len(col.split) else [None] * len(col.split)
+                    for (key, _), part in zip(col.download_columns(), parts):
+                        record[key] = part
+                else:
+                    record[col.key] = value
             out.append(record)
         return out
 
@@ -112,11 +133,12 @@ def _plain(value: Any) -> Any:
 def table_csv(table: Table) -> HttpResponse:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow([csv_safe(c.label) for c in table.columns])
+    columns = table.download_columns()
+    writer.writerow([csv_safe(label) for _, label in columns])
     for record in table.records():
-        writer.writerow([csv_safe(_plain(record[c.key])) for c in table.columns])
+        writer.writerow([csv_safe(_plain(record[key])) for key, _ in columns])
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{table.name}.csv"'
+    response["Content-Disposition"] = f'attachment; filename="{table.file_name}.csv"'
     return response
 
 
@@ -124,11 +146,11 @@ def table_json(table: Table) -> JsonResponse:
     payload = {
         "table": table.name,
         "title": table.title,
-        "columns": [{"key": c.key, "label": c.label} for c in table.columns],
+        "columns": [{"key": key, "label": label} for key, label in table.download_columns()],
         "rows": table.records(),
     }
     response = JsonResponse(payload, json_dumps_params={"allow_nan": False}, safe=True)
-    response["Content-Disposition"] = f'attachment; filename="{table.name}.json"'
+    response["Content-Disposition"] = f'attachment; filename="{table.file_name}.json"'
     return response
 
 

@@ -203,7 +203,7 @@ def model_detail(request, slug):
                                                            title="cost of the run / its % of max"),
         Column("replies", "Replies", title="fresh model calls, or answered from the response cache"),
         Column("run", "Run", hidden=True),
-    ])
+    ], file=f"model-{model.slug}-results")
     seen_runs: set[int] = set()
     total_cost = total_in = total_out = 0.0
     for e in entries:
@@ -233,7 +233,7 @@ def model_detail(request, slug):
         Column("status", "Status"),
         Column("items", "Items done/failed/total", numeric=True), Column("score", "Score", numeric=True),
         Column("cost", "Cost", numeric=True),
-    ])
+    ], file=f"model-{model.slug}-runs")
     for run in runs.object_list:
         runs_table.add(
             run=Cell(run.id, f"#{run.id}", href=run_url(run.id)),
@@ -297,8 +297,8 @@ def benchmark_detail(request, pk):
     table = Table("benchmark-results", f"Results on {benchmark.name}", [
         Column("rank", "Rank"), Column("model", "Model"), Column("part", "Part"),
         Column("score", "Score", numeric=True), Column("score_se", "SE", hidden=True),
-        Column("interval", "95% interval", numeric=True), Column("run", "Run", hidden=True),
-    ])
+        Column("interval", "95% interval", numeric=True, split=("low", "high")), Column("run", "Run", hidden=True),
+    ], file=f"benchmark-{benchmark.pk}-results")
     for e, interval in zip(entries, intervals):
         table.add(rank=Cell(rank_text(interval)), model=Cell(e.model.display_name, href=model_url(e.model.slug)),
                   part=Cell(e.part or None, e.label if e.part else "—"),
@@ -320,14 +320,15 @@ def run_detail(request, pk):
         items_qs = items_qs.filter(state=state)
     page = paginate(request, items_qs)
     table = Table("run-items", "Items", [
+        Column("item_id", "Item id", hidden=True),
         Column("item", "Item"), Column("sample", "Sample", numeric=True), Column("state", "State"),
         Column("score", "Score", numeric=True), Column("attempts", "Attempts", numeric=True),
         Column("error", "Error"), Column("view", "View"),
-    ])
+    ], file=f"run-{run.pk}-items")
     family = run.benchmark.family
     for item in page.object_list:
         views = item_url(item.id, family)
-        table.add(item=Cell(item.item_key, href=views[0][1]), sample=Cell(item.sample_index),
+        table.add(item_id=Cell(item.id), item=Cell(item.item_key, href=views[0][1]), sample=Cell(item.sample_index),
                   state=Cell(item.state, badge="bad" if item.state == "failed" else ""),
                   score=Cell(item.score, fmt(item.score, 3)), attempts=Cell(item.attempts),
                   error=Cell(item.error[:200] or None),

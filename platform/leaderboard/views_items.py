@@ -46,7 +46,7 @@ def item_detail(request, pk: int):
         Column("purpose", "Purpose"), Column("model", "Model"), Column("tokens", "Tokens in/out", numeric=True),
         Column("cost", "Cost", numeric=True), Column("latency", "Latency (ms)", numeric=True),
         Column("cache", "Cache hit"), Column("error", "Error"),
-    ])
+    ], file=f"item-{item.pk}-calls")
     for call in LLMCall.objects.filter(item=item).order_by("id")[:200]:
         calls.add(purpose=Cell(call.purpose), model=Cell(call.model),
                   tokens=Cell(call.input_tokens + call.output_tokens, f"{call.input_tokens:,} / {call.output_tokens:,}"),

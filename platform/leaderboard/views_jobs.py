@@ -103,7 +103,7 @@ def job_detail(request, pk: int):
         Column("run", "Run"), Column("model", "Model"), Column("benchmark", "Benchmark"),
         Column("status", "Status"), Column("items", "Done / failed / total", numeric=True),
         Column("score", "Score", numeric=True), Column("score_se", "SE", hidden=True),
-    ])
+    ], file=f"job-{job.pk}-runs")
     for r in _run_rows(page.object_list):
         runs.add(_key=str(r["id"]),
                  run=Cell(r["id"], f"#{r['id']}", href=r["url"]), model=Cell(r["model"], href=model_url(r["model_slug"])),

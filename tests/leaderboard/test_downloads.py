@@ -34,7 +34,9 @@ def test_every_table_downloads_in_both_formats(client, site):
             body = html.split(f'data-table="{name}"')[1].split("<tbody>")[1].split("</tbody>")[0]
             rows_on_page = body.count("<tr") - body.count('class="empty"')
             as_json = client.get(url, {"download": name, "format": "json"})
-            assert as_json.status_code == 200 and as_json["Content-Disposition"].endswith(f'{name}.json"')
+            # file named after the table and the id of what it shows (benchmark-3-results.json)
+            assert as_json.status_code == 200 and as_json["Content-Disposition"].endswith('.json"')
+            assert as_json.json()["table"] == name
             records = as_json.json()["rows"]
             as_csv = client.get(url, {"download": name, "format": "csv"})
             lines = list(csv.reader(io.StringIO(as_csv.content.decode())))
@@ -57,3 +59,21 @@ def test_downloads_keep_the_filters(client, site):
     assert sorted(r["slug"] for r in response.json()["rows"]) == ["alpha", "gamma"]
     html = client.get(reverse("leaderboard:home"), {"org": "Acme"}).content.decode()
     assert "?org=Acme&amp;download=overview&amp;format=csv" in html
+
+
+def test_intervals_split_into_columns_and_files_are_named_after_table_and_id(client, site):
+    bench = site["benchmarks"][0]
+    response = client.get(reverse("leaderboard:benchmark", args=[bench.pk]), {"download": "benchmark-results"})
+    assert response["Content-Disposition"] == f'attachment; filename="benchmark-{bench.pk}-results.csv"'
+    header, first = response.content.decode().splitlines()[:2]
+    assert "95% interval (low),95% interval (high)" in header and "[" not in first
+    rows = client.get(reverse("leaderboard:benchmark", args=[bench.pk]),
+                      {"download": "benchmark-results", "format": "json"}).json()["rows"]
+    assert rows[0]["interval_low"] < rows[0]["score"] < rows[0]["interval_high"]
+
+
+def test_item_downloads_carry_the_item_ids(client, site):
+    item = site["items"]["hipho"]
+    rows = client.get(reverse("leaderboard:run", args=[item.run_id]),
+                      {"download": "run-items", "format": "json"}).json()["rows"]
+    assert item.pk in {r["item_id"] for r in rows}
