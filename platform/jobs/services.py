@@ -18,6 +18,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import RedisError
 
 from catalog.models import Benchmark, ModelEntry
 from evaluators.base import ConfigError, ItemOutcome, StoredOutcome
@@ -109,21 +111,45 @@ def job_submit(
     return job
 
 
+# What publishing to a lost broker raises: kombu's OperationalError (a ConnectionError), redis
+# errors, and AttributeError from kombu's Redis channel when its connection was torn down under
+# it (`'NoneType' object has no attribute 'hostname'` / `'client'`, celery/kombu#582).
+_BROKER_ERRORS = (ConnectionError, OSError, AttributeError, KombuOperationalError, RedisError)
+
+
 def _dispatch(job_id: int) -> None:
     from jobs.tasks import dispatch_job
 
-    dispatch_job.delay(job_id)
+    try:
+        dispatch_job.delay(job_id)
+    except _BROKER_ERRORS as exc:
+        # The job's rows are committed; the reaper queues the PENDING items of live jobs
+        # whose messages are missing, so a submit never fails because Redis blinked.
+        log.warning("job %s: broker unavailable, the reaper will queue its items: %r", job_id, exc)
 
 
 def job_dispatch(*, job_id: int) -> int:
-    """Queue every pending item of a live job. Safe to repeat: claiming is conditional."""
+    """Queue every pending item of a live job. Safe to repeat: claiming is conditional.
+
+    If the broker goes away part way, stop and return what was queued: the items left
+    PENDING are queued again by the reaper once the queue is reachable (and empty), and a
+    duplicated message is harmless. Raising instead failed the task (or, with kombu's
+    half-closed channel, took the worker down) and left the job pending."""
     if not Job.objects.filter(pk=job_id).exclude(status=Job.Status.CANCELLED).exists():
         return 0
     ids = list(
         ItemResult.objects.filter(run__job_id=job_id, state=ItemResult.State.PENDING)
         .order_by("run_id", "sample_index", "id").values_list("id", flat=True)
     )
-    _enqueue_items(ids)
+    from jobs.tasks import evaluate_item
+
+    for n, item_id in enumerate(ids):
+        try:
+            evaluate_item.delay(item_id)
+        except _BROKER_ERRORS as exc:
+            log.warning("job %s: broker lost after queueing %d of %d items; the reaper queues "
+                        "the rest: %r", job_id, n, len(ids), exc)
+            return n
     return len(ids)
 
 
@@ -345,6 +371,7 @@ def items_reap(*, now=None) -> dict[str, int]:
       messages are harmless because claiming is conditional.
     """
     now = now or timezone.now()
+    repaired = runs_finish_stuck()  # database only: done first, so a broker outage cannot stop it
     expired = list(
         ItemResult.objects.filter(state=ItemResult.State.RUNNING, lease_until__lt=now)
         .values_list("id", "attempts")
@@ -369,7 +396,6 @@ def items_reap(*, now=None) -> dict[str, int]:
             ).exclude(pk__in=requeue).values_list("id", flat=True)
         )
     _enqueue_items(requeue + orphans)
-    repaired = runs_finish_stuck()
     return {"requeued": len(requeue), "failed": failed, "orphans": len(orphans), "repaired": repaired}
 
 
