@@ -1,8 +1,15 @@
 """Turning a model's reply into an index of the numbered legal moves.
 
-Replies are untrusted text: we look for a JSON object with an "action" (Sherlock, Mycroft),
-else a ``MOVE: n`` line (Watson), else a lone number on the last line. Anything else raises
-``UnparseableReplyError`` with a message the model is shown when it is asked again.
+Replies are untrusted text, and only the format the prompt asks for is accepted:
+
+* Watson: reasoning, then a final line exactly ``MOVE: <number>``. A number mentioned
+  anywhere else ("I would move 2 cards", "Alternatively move 3") is never taken as the
+  answer, because guessing which number was meant can play a card nobody chose.
+* Sherlock, Mycroft: one JSON object with an integer "action" and nothing else (a single
+  Markdown code fence around it is tolerated: it wraps the JSON, it adds no text).
+
+Anything else raises ``UnparseableReplyError`` with a message the model is shown when it
+is asked again (players.py re-asks, then falls back).
 """
 
 from __future__ import annotations
@@ -14,74 +21,59 @@ from typing import Any
 
 
 class UnparseableReplyError(ValueError):
-    """The reply names no usable move; the message says why (shown to the model on re-ask)."""
+    """The reply is not in the required format; the message says why (shown on re-ask)."""
 
 
 @dataclass(frozen=True)
 class ParsedReply:
     index: int
-    data: dict[str, Any] | None  # the JSON object, when the reply had one
+    data: dict[str, Any] | None  # the JSON object, when the setting asks for JSON
 
 
-_MOVE_LINE = re.compile(r"\bmove\s*(?:number|no\.?|#)?\s*[:=]?\s*\**\s*(-?\d+)", re.IGNORECASE)
-_LONE_NUMBER = re.compile(r"^\W*(-?\d+)\W*$")
+_MOVE_LINE = re.compile(r"MOVE: (\d+)")
+_FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*)\n[ \t]*```", re.DOTALL)
 
 
-def _json_objects(text: str) -> list[dict[str, Any]]:
-    """Every top-level JSON object in the text (code fences and prose around them allowed)."""
-    decoder = json.JSONDecoder()
-    found, i = [], 0
-    while (start := text.find("{", i)) != -1:
-        try:
-            obj, end = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
-            i = start + 1
-            continue
-        if isinstance(obj, dict):
-            found.append(obj)
-        i = end
-    return found
+def _check_range(index: int, n_legal: int) -> None:
+    if not 0 <= index < n_legal:
+        raise UnparseableReplyError(f"move {index} is not in the list (0 to {n_legal - 1})")
 
 
-def _as_index(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str):
-        m = re.match(r"\s*(?:move\s*)?#?\s*(-?\d+)", value, re.IGNORECASE)
-        if m:
-            return int(m[1])
-    return None
+def _parse_watson(text: str, n_legal: int) -> ParsedReply:
+    last = text.strip().splitlines()[-1].strip()
+    m = _MOVE_LINE.fullmatch(last)
+    if m is None:
+        raise UnparseableReplyError(
+            f"the last line must be exactly `MOVE: <number>`, got {last[:80]!r}")
+    index = int(m[1])
+    _check_range(index, n_legal)
+    return ParsedReply(index, None)
+
+
+def _parse_json(text: str, n_legal: int) -> ParsedReply:
+    body = text.strip()
+    fenced = _FENCE.fullmatch(body)
+    if fenced is not None:
+        body = fenced[1].strip()
+    try:
+        obj = json.loads(body)
+    except json.JSONDecodeError as exc:
+        raise UnparseableReplyError(
+            f"the reply must be one JSON object and nothing else ({exc.msg} at character "
+            f"{exc.pos})") from None
+    if not isinstance(obj, dict):
+        raise UnparseableReplyError("the reply must be a JSON object with an \"action\" field")
+    if "action" not in obj:
+        raise UnparseableReplyError('the JSON object has no "action" field (the move number)')
+    action = obj["action"]
+    if not isinstance(action, int) or isinstance(action, bool):
+        raise UnparseableReplyError(
+            f'"action" must be a move number (an integer), got {json.dumps(action)[:80]}')
+    _check_range(action, n_legal)
+    return ParsedReply(action, obj)
 
 
 def parse_reply(text: str, n_legal: int, *, expect_json: bool) -> ParsedReply:
     if not text or not text.strip():
         raise UnparseableReplyError("the reply was empty")
-    index: int | None = None
-    data: dict[str, Any] | None = None
-    for obj in reversed(_json_objects(text)):
-        if "action" in obj:
-            data = obj
-            index = _as_index(obj["action"])
-            if index is None:
-                raise UnparseableReplyError(
-                    f'"action" must be a move number, got {json.dumps(obj["action"])[:80]}')
-            break
-    if index is None and not expect_json:
-        matches = _MOVE_LINE.findall(text)
-        if matches:
-            index = int(matches[-1])
-        else:
-            last = text.strip().splitlines()[-1]
-            m = _LONE_NUMBER.match(last)
-            if m:
-                index = int(m[1])
-    if index is None:
-        wanted = 'a JSON object with an "action" field' if expect_json else "a line `MOVE: <number>`"
-        raise UnparseableReplyError(f"no move number found; expected {wanted}")
-    if not 0 <= index < n_legal:
-        raise UnparseableReplyError(f"move {index} is not in the list (0 to {n_legal - 1})")
-    return ParsedReply(index, data)
+    return _parse_json(text, n_legal) if expect_json else _parse_watson(text, n_legal)

@@ -16,6 +16,8 @@ from evaluators.hanabi.parsing import UnparseableReplyError, parse_reply
 from evaluators.hanabi.prompts import Memory, Setting, build_messages
 from games.hanabi import HanabiGame
 from games.hanabi.bots import make_bot
+from games.hanabi.bots.rules import TELL_ANYONE_ABOUT_USEFUL_CARD
+from games.hanabi.bots.view import BotView
 
 REPLY_LIMIT = 100_000  # characters of a raw reply kept in stored records
 PROMPT_LIMIT = 20_000  # characters of a prompt kept in the transcript
@@ -29,6 +31,7 @@ class TurnRecord:
     move: str
     move_index: int | None  # index into the legal moves (None for bots)
     fallback: bool = False
+    fallback_rule: str | None = None  # what the fallback actually did (policy: move kind)
     rule: str | None = None  # bots: the rule that fired
     prompt_hash: str | None = None
     raw_replies: list[str] = field(default_factory=list)  # every attempt, bounded
@@ -54,13 +57,40 @@ class TurnRecord:
         return cls(**data)
 
 
-def fallback_move(game: HanabiGame, legal: list[str], policy: str, rng: random.Random) -> str:
-    """The move applied when a model gave no usable answer."""
-    if policy == "discard_oldest" and "(Discard 0)" in legal:
-        return "(Discard 0)"
-    if policy == "random_legal":
-        return rng.choice(legal)
-    return legal[0]
+def fallback_move(game: HanabiGame, legal: list[str], policy: str,
+                  rng: random.Random) -> tuple[str, str]:
+    """The move applied when a model gave no usable answer, and what it was.
+
+    Always one of ``legal``, and never a blind play unless nothing else is legal (a play
+    of an unknown card can cost a life; a discard or a hint never does):
+
+    * ``discard_oldest``: discard the oldest card; when discarding is illegal (eight hint
+      tokens), a hint: the one IGGI would give about a playable card
+      (``TellAnyoneAboutUsefulCard``), else the first legal hint;
+    * ``first_legal``: the first legal discard or hint in OpenSpiel's order;
+    * ``random_legal``: a uniformly random legal discard or hint;
+
+    and, only when no discard or hint is legal, the oldest card is played.
+    """
+    discards = [m for m in legal if m.startswith("(Discard")]
+    hints = [m for m in legal if m.startswith("(Reveal")]
+    if policy == "discard_oldest":
+        if "(Discard 0)" in legal:
+            return "(Discard 0)", "discard the oldest card"
+        if hints:
+            useful = TELL_ANYONE_ABOUT_USEFUL_CARD(BotView(game, rng))
+            if useful is not None:
+                return useful, "hint about a playable card (discarding is not legal)"
+            return hints[0], "first legal hint (discarding is not legal)"
+    elif policy == "random_legal" and (discards or hints):
+        return rng.choice(discards + hints), "random legal discard or hint"
+    elif policy == "first_legal" and (discards or hints):
+        first = next(m for m in legal if m in discards or m in hints)
+        return first, "first legal discard or hint"
+    if discards or hints:  # discard_oldest with no hint either: any discard will do
+        return (discards + hints)[0], "first legal discard or hint"
+    plays = [m for m in legal if m.startswith("(Play")]
+    return (plays or legal)[0], "play the oldest card (no discard or hint is legal)"
 
 
 def bot_turn(game: HanabiGame, seat: int, agent: ModelConfig, seed: int) -> TurnRecord:
@@ -120,10 +150,12 @@ def llm_turn(
         new_memory = Memory(game.turn, state_text, text[:REPLY_LIMIT]) if setting == "mycroft" else None
         return record, new_memory
     rng = random.Random(f"podium-hanabi-fallback/{game.seed}/{game.turn}")
-    record.move = fallback_move(game, legal, fallback, rng)
+    record.move, taken = fallback_move(game, legal, fallback, rng)
     record.fallback = True
+    record.fallback_rule = f"{fallback}: {taken}"
     transcript.append({"role": "parsed", "turn": game.turn, "seat": seat, "fallback": True,
-                       "text": f"fallback ({fallback}): {record.move}", "move": record.move})
+                       "text": f"fallback ({record.fallback_rule}): {record.move}",
+                       "move": record.move})
     # a failed turn leaves the memory as it was: there is no usable reply to remember
     return record, memory
 

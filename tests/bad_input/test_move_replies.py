@@ -58,8 +58,11 @@ def test_hanabi_refuses_a_move_outside_the_legal_list(reply):
         parse_reply(reply, 5, expect_json=False)
 
 
-def test_hanabi_json_reads_the_last_action_and_refuses_a_non_number():
+def test_hanabi_json_refuses_several_answers_and_a_non_number():
+    # JSON settings ask for one JSON object only: two answers get no reading at all
     reply = '{"action": 0} and the real one {"reason": "x", "action": 3}'
-    assert parse_reply(reply, 5, expect_json=True).index == 3
+    with pytest.raises(UnparseableReplyError, match="one JSON object"):
+        parse_reply(reply, 5, expect_json=True)
+    assert parse_reply('{"reason": "x", "action": 3}', 5, expect_json=True).index == 3
     with pytest.raises(UnparseableReplyError, match="action"):
         parse_reply('{"action": "all of them"}', 5, expect_json=True)

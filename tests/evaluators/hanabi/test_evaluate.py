@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from evaluators.base import ConfigError, EvalContext, ItemKey, ModelConfig, StoredOutcome
 from evaluators.hanabi import BUILTINS, DEFAULT_BENCHMARKS, EVALUATOR
+from evaluators.hanabi.players import fallback_move
 from games.hanabi import HanabiGame
 from games.hanabi.bots import bot_game
 from tests.evaluators.hanabi.scripted import ScriptedModel
@@ -55,20 +57,43 @@ def test_an_llm_game_counts_invalid_replies_and_fallbacks(setting):
     assert ("still possible" in first_prompt) == (setting == "sherlock")
 
 
-def test_after_three_reasks_the_fallback_move_is_applied_and_counted():
+@pytest.mark.parametrize("policy", ["discard_oldest", "first_legal", "random_legal"])
+def test_a_player_whose_every_reply_is_garbage_never_plays_blind(policy):
+    # the game opens with eight hint tokens, where discarding is illegal
     model = ScriptedModel(always_garbage=True)
-    out = EVALUATOR.evaluate(config={"players": 2, "setting": "watson", "max_reasks": 3},
+    out = EVALUATOR.evaluate(config={"players": 2, "setting": "watson", "max_reasks": 3,
+                                     "fallback": policy},
                              model=LLM, item=ItemKey("seed-2"), ctx=EvalContext(generate=model))
     moves = out.details["moves"]
     assert all(m["fallback"] for m in moves)
     assert out.scores["fallbacks"] == len(moves)
     assert all(len(m["raw_replies"]) == 4 for m in moves)  # first ask + 3 re-asks
-    # default fallback: discard the oldest card when legal, else the first legal move
     game = HanabiGame(2, 2)
+    assert game.info_tokens == 8
     for m in moves:
-        expected = "(Discard 0)" if "(Discard 0)" in game.legal_moves() else game.legal_moves()[0]
-        assert m["move"] == expected
+        assert m["move"] in game.legal_moves()
+        assert not m["move"].startswith("(Play")  # never a blind play
+        assert m["fallback_rule"].startswith(f"{policy}: ")
+        if policy == "discard_oldest":
+            kind = "discard" if m["move"].startswith("(Discard") else "hint"
+            assert kind in m["fallback_rule"]
+            assert m["move"] == "(Discard 0)" or "(Discard 0)" not in game.legal_moves()
         game.apply(m["move"])
+    assert moves[0]["move"].startswith("(Reveal")  # eight tokens: a hint, not Play 0
+    if policy == "discard_oldest":
+        assert "not legal" in moves[0]["fallback_rule"]
+    assert out.scores["lives_left"] == 3 and out.scores["end_reason"] == "deck"
+    # the transcript names the move actually taken, not just the policy
+    notes = [t["text"] for t in out.transcript if t.get("fallback")]
+    assert notes[0].endswith(moves[0]["move"]) and "hint" in notes[0]
+
+
+def test_the_fallback_plays_only_when_nothing_else_is_legal():
+    game = HanabiGame(0, 2)
+    rng = random.Random(0)
+    for policy in ("discard_oldest", "first_legal", "random_legal"):
+        move, taken = fallback_move(game, ["(Play 0)", "(Play 1)"], policy, rng)
+        assert move == "(Play 0)" and "no discard or hint is legal" in taken
 
 
 def test_mycroft_memory_is_the_same_seats_previous_turn_only():
