@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.http import Http404, HttpResponse
@@ -18,6 +19,28 @@ from leaderboard.urls_helpers import item_url
 
 # Long model replies are cut here on the page, with a link to the whole text.
 SHOWN_CHARS = 4000
+# Entries longer than this start collapsed (a Hanabi game's transcript is hundreds of entries).
+COLLAPSE_CHARS, COLLAPSE_LINES = 600, 10
+_POINTS = re.compile(r"\((\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)\s*pt\)")
+_WRONG = re.compile(r"\b(wrong|incorrect|blunder|mistake|illegal|failed|unsolved|loss|lost)\b", re.I)
+_RIGHT = re.compile(r"\b(correct|best|excellent|good|solved|win|won)\b", re.I)
+_PARTIAL = re.compile(r"\b(inaccuracy|partial|draw)\b", re.I)
+
+
+def verdict(entry: dict[str, Any], text: str) -> str:
+    """right / partial / wrong / unknown for a grading line: the structured fields the evaluators
+    write first (correct, awarded points), then the "(a/b pt)" the HiPhO grader prints, then words."""
+    if isinstance(entry.get("correct"), bool):
+        return "right" if entry["correct"] else "wrong"
+    m = _POINTS.search(text)
+    if m:
+        got, full = float(m.group(1)), float(m.group(2))
+        return "wrong" if got <= 0 else "right" if got >= full else "partial"
+    if _WRONG.search(text):
+        return "wrong"
+    if _PARTIAL.search(text):
+        return "partial"
+    return "right" if _RIGHT.search(text) else "unknown"
 
 
 def _item(pk: int) -> ItemResult:
@@ -30,9 +53,14 @@ def _entry_view(item_id: int, index: int, entry: Any) -> dict[str, Any]:
     text = entry.get("text")
     text = text if isinstance(text, str) else json.dumps(text, indent=2, default=str)
     extra = {k: v for k, v in entry.items() if k not in ("role", "text")}
+    role = str(entry.get("role", "note"))
+    first_line = text.strip().split("\n", 1)[0]
     return {
-        "index": index, "role": str(entry.get("role", "note")), "text": text[:SHOWN_CHARS],
+        "index": index, "role": role, "text": text[:SHOWN_CHARS],
         "truncated": len(text) > SHOWN_CHARS, "length": len(text),
+        "verdict": verdict(entry, text) if role == "grading" else "",
+        "collapsed": len(text) > COLLAPSE_CHARS or text.count("\n") >= COLLAPSE_LINES,
+        "preview": first_line[:140] + ("…" if len(first_line) > 140 else ""),
         "full_url": reverse("leaderboard:item_text", args=[item_id, index]),
         "extra": json.dumps(extra, indent=2, sort_keys=True, default=str)[:SHOWN_CHARS] if extra else "",
     }
@@ -55,7 +83,7 @@ def item_detail(request, pk: int):
                   error=Cell(call.error_class or None, f"{call.error_class}: {call.error_message[:200]}" if call.error_class else "—"))
     details = json.dumps(item.details, indent=2, sort_keys=True, default=str)
     return render_page(request, "leaderboard/item.html", {
-        "item": item, "run": item.run, "entries": entries, "views": item_url(item.pk, item.run.benchmark.family),
+        "item": item, "run": item.run, "entries": entries, "math": item.run.benchmark.family == "hipho", "views": item_url(item.pk, item.run.benchmark.family),
         "details": details[:SHOWN_CHARS * 4], "details_truncated": len(details) > SHOWN_CHARS * 4,
         "scores": json.dumps(item.scores, indent=2, sort_keys=True, default=str),
         "run_url": run_url(item.run_id), "score": fmt(item.score, 3),
