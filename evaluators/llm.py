@@ -40,7 +40,7 @@ os.environ.setdefault("LITELLM_TELEMETRY", "False")
 import litellm
 
 from evaluators.base import Completion, Message, ModelConfig, Purpose, stable_hash
-from evaluators.llm_limits import Limits, LocalLimits, RedisLimits
+from evaluators.llm_limits import DEFAULT_SLOT_LEASE_S, Limits, LocalLimits, RedisLimits
 from evaluators.llm_types import (
     REPLY_LIMIT,
     CallRecord,
@@ -210,7 +210,7 @@ class Gateway:
         limits: Limits
         if redis_url:
             limits = RedisLimits(redis_url, window_s=rate_window_s,
-                                 lease_ttl_s=lease_ttl_s or timeout_s + 60.0,
+                                 lease_ttl_s=lease_ttl_s or DEFAULT_SLOT_LEASE_S,
                                  prefix=redis_prefix)
         else:
             limits = LocalLimits(window_s=rate_window_s)

@@ -11,8 +11,12 @@ requests-per-minute. Without one they hold within the process only.
   workers can never both take the last place, and it reads Redis' own clock, so hosts
   whose clocks disagree still share one window.
 * Concurrency: a semaphore whose holders are entries in a sorted set scored by the
-  expiry of their lease. A worker killed mid-call leaves an entry that expires after
-  ``lease_ttl_s`` instead of leaking the slot forever.
+  expiry of their lease. Leases are short (``lease_ttl_s``, 10 s by default) and renewed
+  every third of that while their call lives, by one task per event loop that renews all
+  the leases held there in one script call per model (hundreds of calls in flight cost one
+  Redis round trip per model every few seconds, not a timer each). A worker killed
+  mid-call stops renewing, so its slot frees within ``lease_ttl_s`` of its death; before,
+  a lease had to outlast the longest call (timeout + 60 s, up to 11 minutes).
 
 Waiting polls with a growing, jittered interval; nothing here blocks the event loop.
 """
@@ -90,6 +94,22 @@ end
 return 0
 """
 
+_SLOT_RENEW = """
+local t = redis.call('TIME')
+local expiry = tonumber(t[1]) + tonumber(t[2]) / 1000000 + tonumber(ARGV[1])
+local renewed = 0
+for i = 2, #ARGV do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('ZADD', KEYS[1], expiry, ARGV[i])
+    renewed = renewed + 1
+  end
+end
+redis.call('PEXPIRE', KEYS[1], math.ceil(tonumber(ARGV[1]) * 1000) + 1000)
+return renewed
+"""
+
+DEFAULT_SLOT_LEASE_S = 10.0
+
 _POLL_MIN_S = 0.002
 _POLL_MAX_S = 0.05
 
@@ -112,13 +132,18 @@ def _grow(delay: float) -> float:
 class RedisLimits:
     """Limits shared through Redis. One redis.asyncio client per event loop."""
 
-    def __init__(self, url: str, *, window_s: float = 60.0, lease_ttl_s: float = 660.0,
-                 prefix: str = "podium:llm") -> None:
+    def __init__(self, url: str, *, window_s: float = 60.0,
+                 lease_ttl_s: float = DEFAULT_SLOT_LEASE_S, prefix: str = "podium:llm") -> None:
         self.url = url
         self.window_s = window_s
         self.lease_ttl_s = lease_ttl_s
         self.prefix = prefix
         self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
+            weakref.WeakKeyDictionary())
+        # leases held per event loop ({slot key: {lease ids}}) and the task renewing them
+        self._held: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, set[str]]] = (
+            weakref.WeakKeyDictionary())
+        self._renewers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task] = (
             weakref.WeakKeyDictionary())
         self._lock = threading.Lock()
 
@@ -132,7 +157,8 @@ class RedisLimits:
                 client = aioredis.Redis.from_url(self.url)
                 bundle = (client, client.register_script(_RATE_ADMIT),
                           client.register_script(_RATE_SETTLE),
-                          client.register_script(_SLOT_ACQUIRE))
+                          client.register_script(_SLOT_ACQUIRE),
+                          client.register_script(_SLOT_RENEW))
                 self._clients[loop] = bundle
         return bundle
 
@@ -140,7 +166,7 @@ class RedisLimits:
         if not rpm and not tpm:
             return ""  # no window to enter (and no uuid to pay for)
         ticket = uuid.uuid4().hex
-        _, admit_script, _, _ = self._scripts()
+        _, admit_script, _, _, _ = self._scripts()
         keys = [f"{self.prefix}:rate:{key}:req", f"{self.prefix}:rate:{key}:tok"]
         while True:
             wait = float(await admit_script(keys=keys, args=[
@@ -154,27 +180,51 @@ class RedisLimits:
     async def settle(self, key: str, ticket: str, *, estimated: int, actual: int) -> None:
         if estimated == actual:
             return
-        _, _, settle_script, _ = self._scripts()
+        _, _, settle_script, _, _ = self._scripts()
         await settle_script(keys=[f"{self.prefix}:rate:{key}:tok"],
                             args=[ticket, max(0, int(estimated)), max(0, int(actual))])
 
     @asynccontextmanager
     async def slot(self, key: str, limit: int) -> AsyncIterator[None]:
-        client, _, _, acquire = self._scripts()
+        client, _, _, acquire, _ = self._scripts()
         name = f"{self.prefix}:slots:{key}"
         lease = uuid.uuid4().hex
         delay = _POLL_MIN_S
         while not int(await acquire(keys=[name], args=[limit, self.lease_ttl_s, lease])):
             await asyncio.sleep(delay)
             delay = _grow(delay)
+        loop = asyncio.get_running_loop()
+        held = self._held.setdefault(loop, {})
+        held.setdefault(name, set()).add(lease)
+        renewer = self._renewers.get(loop)
+        if renewer is None or renewer.done():
+            self._renewers[loop] = loop.create_task(self._renew(held), name="llm-slot-leases")
         try:
             yield
         finally:
+            held[name].discard(lease)
             # Shielded: a cancelled call must still give its slot back.
             await asyncio.shield(client.zrem(name, lease))
 
+    async def _renew(self, held: dict[str, set[str]]) -> None:
+        """Extend every lease held on this loop, every third of the lease, until none is."""
+        renew = self._scripts()[4]
+        interval = self.lease_ttl_s / 3
+        while any(held.values()):
+            await asyncio.sleep(interval)
+            for name, leases in list(held.items()):
+                if not leases:
+                    continue
+                try:
+                    await renew(keys=[name], args=[self.lease_ttl_s, *leases])
+                except Exception:  # noqa: BLE001  (Redis blinked: the next round renews them)
+                    pass
+
     async def aclose(self) -> None:
         loop = asyncio.get_running_loop()
+        renewer = self._renewers.pop(loop, None)
+        if renewer is not None:
+            renewer.cancel()
         bundle = self._clients.pop(loop, None)
         if bundle is not None:
             await bundle[0].aclose()

@@ -165,3 +165,55 @@ def test_it_treats_an_unreachable_limiter_as_transient(fake_llm, make_gateway):
         gateway.complete([{"role": "user", "content": "hi"}],
                          model=fake_llm.model_config(slug="limited", rpm=10))
     assert fake_llm.counters.requests == 0  # nothing is sent without the limiter's say-so
+
+
+def test_a_live_call_keeps_its_slot_beyond_the_lease(fake_llm, redis_url, make_gateway):
+    """The lease is short (a killed holder frees it fast), so a live call renews it: a call
+    lasting three leases must not let a second call into a one-slot model."""
+    prefix = f"podium-test:{uuid.uuid4().hex}"
+    fake_llm.configure(latency=3.0)
+    gateway = make_gateway(redis_url=redis_url, redis_prefix=prefix, lease_ttl_s=1.0)
+    model = fake_llm.model_config(slug="one-renewed-slot", max_concurrency=1)
+
+    async def two_calls():
+        return await asyncio.gather(*(gateway.acomplete(
+            [{"role": "user", "content": f"long {i}"}], model=model) for i in range(2)))
+
+    assert len(asyncio.run(two_calls())) == 2
+    assert fake_llm.counters.successful == 2
+    assert fake_llm.counters.max_in_flight == 1
+
+
+@pytest.mark.slow
+def test_a_killed_holder_frees_its_slot_within_seconds_by_default(fake_llm, redis_url, make_gateway):
+    """With the default lease (no lease_ttl_s given), a holder SIGKILLed mid-call blocks the
+    slot for seconds, not for its call timeout plus a minute."""
+    from evaluators.llm_limits import DEFAULT_SLOT_LEASE_S
+    from tests.fakes.openai_server import fault
+
+    prefix = f"podium-test:{uuid.uuid4().hex}"
+    fields = {"slug": "one-slot-default", "model": "openai/fake-model", "max_concurrency": 1,
+              "params": {"timeout": 120}}
+    fake_llm.configure(hang_s=60.0)
+    fake_llm.script(fault("timeout"))
+    child = SPAWN.Process(target=hold_a_slot, kwargs={
+        "base_url": fake_llm.base_url, "redis_url": redis_url, "prefix": prefix,
+        "model_fields": fields, "lease_ttl_s": None})
+    child.start()
+    try:
+        deadline = time.monotonic() + 60
+        while fake_llm.counters.requests == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert fake_llm.counters.requests == 1, "the child never sent its call"
+        time.sleep(DEFAULT_SLOT_LEASE_S / 2)  # renewed at least once while alive
+        os.kill(child.pid, signal.SIGKILL)
+        child.join(10)
+    finally:
+        if child.is_alive():
+            child.kill()
+    killed_at = time.monotonic()
+    gateway = make_gateway(redis_url=redis_url, redis_prefix=prefix)
+    completion = gateway.complete([{"role": "user", "content": "after"}],
+                                  model=fake_llm.model_config(**fields))
+    assert completion.text == "fake reply to: after"
+    assert time.monotonic() - killed_at < DEFAULT_SLOT_LEASE_S + 3
