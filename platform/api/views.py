@@ -18,11 +18,12 @@ from api.serializers import (
     run_json,
 )
 from catalog.models import Benchmark, ModelEntry
+from evaluators.chess.board import item_positions
+from evaluators.hanabi.replay import ReplayError, game_frames
 from jobs.models import ItemResult, Job, Run
 from jobs.selectors import benchmarks_by_patterns, job_progress, models_by_names
 from jobs.services import job_cancel, job_resume, job_submit
 from leaderboard.models import FamilyScore, LeaderboardEntry
-from leaderboard.replay import ReplayError, game_frames
 
 FAMILIES = set(Benchmark.Family.values)
 
@@ -201,9 +202,7 @@ def game_detail(request, pk: int, token=None):
         except ReplayError as exc:
             raise ApiError(422, "not_replayable", str(exc)) from None
     if family == "chess":
-        from leaderboard.views_items import _positions
-
-        return {"id": item.pk, "family": family, "positions": _positions(details)}
+        return {"id": item.pk, "family": family, "positions": item_positions(details)}
     raise ApiError(404, "not_found", f"item {pk} is a {family} item, not a game")
 
 

@@ -18,7 +18,7 @@ from catalog.models import Benchmark, ModelEntry
 from catalog.services import benchmark_validate_config
 from evaluators.base import ModelConfig
 from evaluators.hipho import GRADER_VERSION, regrade_outcome
-from evaluators.hipho_source import SUITE
+from evaluators.hipho.source import SUITE
 from jobs.models import ItemResult, Run
 from jobs.services import run_aggregate
 from rubrics.catalogue import exam_info

@@ -18,25 +18,18 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
-from kombu.exceptions import OperationalError as KombuOperationalError
-from redis.exceptions import RedisError
 
 from catalog.models import Benchmark, ModelEntry
 from evaluators.base import ConfigError, ItemOutcome, StoredOutcome
 from evaluators.registry import family_builtins, get_family
+from jobs import queue
 from jobs.models import ItemResult, Job, LLMCall, Run
+from jobs.signals import run_aggregated
 from jobs.spec import run_spec_build, spec_hash
 
 log = logging.getLogger(__name__)
 
 MAX_ERROR_CHARS = 4000
-
-
-def _enqueue_items(item_ids: Sequence[int]) -> None:
-    from jobs.tasks import evaluate_item
-
-    for item_id in item_ids:
-        evaluate_item.delay(item_id)
 
 
 def job_submit(
@@ -107,25 +100,8 @@ def job_submit(
             total += len(keys)
         job.total_items = total
         job.save(update_fields=["total_items"])
-        transaction.on_commit(lambda: _dispatch(job.pk))
+        transaction.on_commit(lambda: queue.enqueue_dispatch(job.pk))
     return job
-
-
-# What publishing to a lost broker raises: kombu's OperationalError (a ConnectionError), redis
-# errors, and AttributeError from kombu's Redis channel when its connection was torn down under
-# it (`'NoneType' object has no attribute 'hostname'` / `'client'`, celery/kombu#582).
-_BROKER_ERRORS = (ConnectionError, OSError, AttributeError, KombuOperationalError, RedisError)
-
-
-def _dispatch(job_id: int) -> None:
-    from jobs.tasks import dispatch_job
-
-    try:
-        dispatch_job.delay(job_id)
-    except _BROKER_ERRORS as exc:
-        # The job's rows are committed; the reaper queues the PENDING items of live jobs
-        # whose messages are missing, so a submit never fails because Redis blinked.
-        log.warning("job %s: broker unavailable, the reaper will queue its items: %r", job_id, exc)
 
 
 def job_dispatch(*, job_id: int) -> int:
@@ -141,16 +117,7 @@ def job_dispatch(*, job_id: int) -> int:
         ItemResult.objects.filter(run__job_id=job_id, state=ItemResult.State.PENDING)
         .order_by("run_id", "sample_index", "id").values_list("id", flat=True)
     )
-    from jobs.tasks import evaluate_item
-
-    for n, item_id in enumerate(ids):
-        try:
-            evaluate_item.delay(item_id)
-        except _BROKER_ERRORS as exc:
-            log.warning("job %s: broker lost after queueing %d of %d items; the reaper queues "
-                        "the rest: %r", job_id, n, len(ids), exc)
-            return n
-    return len(ids)
+    return queue.enqueue_job_items(job_id, ids)
 
 
 def item_claim(*, item_id: int) -> str | None:
@@ -308,14 +275,8 @@ def run_aggregate(*, run_id: int) -> Run:
         **({"status": Run.Status.DONE, "finished_at": timezone.now()} if ended else {}),
     )
     run.refresh_from_db()
-    _leaderboard_refresh(run.pk)
+    run_aggregated.send(sender=Run, run_id=run.pk)
     return run
-
-
-def _leaderboard_refresh(run_id: int) -> None:
-    from leaderboard.services import leaderboard_refresh_run
-
-    leaderboard_refresh_run(run_id)
 
 
 def job_cancel(*, job: Job) -> int:
@@ -357,7 +318,7 @@ def job_resume(*, job: Job) -> int:
         pending = ItemResult.objects.filter(run__job=job, state=ItemResult.State.PENDING).exists()
         if pending:
             Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, finished_at=None)
-        transaction.on_commit(lambda: _dispatch(job.pk))
+        transaction.on_commit(lambda: queue.enqueue_dispatch(job.pk))
     return reset
 
 
@@ -388,14 +349,14 @@ def items_reap(*, now=None) -> dict[str, int]:
         ).update(state=ItemResult.State.PENDING, claim_token="", lease_until=None):
             requeue.append(item_id)
     orphans = []
-    if _queue_is_empty():
+    if queue.queue_is_empty():
         orphans = list(
             ItemResult.objects.filter(
                 state=ItemResult.State.PENDING,
                 run__job__status__in=[Job.Status.PENDING, Job.Status.RUNNING],
             ).exclude(pk__in=requeue).values_list("id", flat=True)
         )
-    _enqueue_items(requeue + orphans)
+    queue.enqueue_items(requeue + orphans)
     return {"requeued": len(requeue), "failed": failed, "orphans": len(orphans), "repaired": repaired}
 
 
@@ -430,10 +391,3 @@ def runs_finish_stuck() -> int:
                 status=Job.Status.DONE, finished_at=timezone.now())
     return repaired
 
-
-def _queue_is_empty() -> bool:
-    from podium.celery import app
-
-    with app.connection_for_write() as conn:
-        client = conn.default_channel.client
-        return client.llen(settings.CELERY_TASK_DEFAULT_QUEUE) == 0

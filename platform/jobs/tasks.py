@@ -59,7 +59,3 @@ def reap_expired_items() -> dict[str, int]:
     close_old_connections()
     return services.items_reap()
 
-
-@shared_task(name="jobs.aggregate_run", acks_late=True, ignore_result=True)
-def aggregate_run(run_id: int) -> None:
-    services.run_aggregate(run_id=run_id)

@@ -1,4 +1,5 @@
-"""Keep the read model true when results are deleted (a bad run removed in the admin)."""
+"""Keep the read model true: refresh it when the engine aggregates a run, and when results are
+deleted (a bad run removed in the admin)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,14 @@ from django.dispatch import receiver
 
 from catalog.models import Benchmark, ModelEntry
 from jobs.models import Run
+from jobs.signals import run_aggregated
+
+
+@receiver(run_aggregated, dispatch_uid="leaderboard-run-aggregated")
+def run_aggregated_refresh(sender, run_id: int, **kwargs) -> None:
+    from leaderboard.services import leaderboard_refresh_run
+
+    leaderboard_refresh_run(run_id)
 
 
 @receiver(post_delete, sender=Run, dispatch_uid="leaderboard-run-deleted")

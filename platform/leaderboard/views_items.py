@@ -1,4 +1,5 @@
-"""One item: transcript viewer, full text of a long entry, Hanabi replay, chess position viewer."""
+"""One item: transcript viewer and the full text of a long entry. The families' own viewers (Hanabi
+replay, chess position) live in their apps and load the item with ``item_for_viewer``."""
 
 from __future__ import annotations
 
@@ -11,9 +12,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
 from jobs.models import ItemResult, LLMCall
-from leaderboard.board import BadPositionError, board_squares, side_to_move
 from leaderboard.pages import fmt, money, render_page, run_url
-from leaderboard.replay import ReplayError, game_frames
 from leaderboard.tables import Cell, Column, Table
 from leaderboard.urls_helpers import item_url
 
@@ -43,7 +42,7 @@ def verdict(entry: dict[str, Any], text: str) -> str:
     return "right" if _RIGHT.search(text) else "unknown"
 
 
-def _item(pk: int) -> ItemResult:
+def item_for_viewer(pk: int) -> ItemResult:
     return get_object_or_404(ItemResult.objects.select_related("run__model", "run__benchmark", "run__job"), pk=pk)
 
 
@@ -67,7 +66,7 @@ def _entry_view(item_id: int, index: int, entry: Any) -> dict[str, Any]:
 
 
 def item_detail(request, pk: int):
-    item = _item(pk)
+    item = item_for_viewer(pk)
     transcript = item.transcript if isinstance(item.transcript, list) else []
     entries = [_entry_view(item.pk, i, e) for i, e in enumerate(transcript)]
     calls = Table("item-calls", "Model calls", [
@@ -102,77 +101,3 @@ def item_text(request, pk: int, index: int):
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"
     return response
-
-
-def replay(request, pk: int):
-    item = _item(pk)
-    if item.run.benchmark.family != "hanabi":
-        raise Http404("not a Hanabi game")
-    error = ""
-    data: dict[str, Any] = {"frames": []}
-    try:
-        data = game_frames(dict(item.details or {}))
-    except ReplayError as exc:
-        error = str(exc)
-    return render_page(request, "leaderboard/replay.html", {
-        "item": item, "run": item.run, "replay": data, "error": error,
-        "n_frames": len(data.get("frames", [])), "run_url": run_url(item.run_id),
-    })
-
-
-def _positions(details: dict[str, Any]) -> list[dict[str, Any]]:
-    for key in ("positions", "moves", "plies"):
-        value = details.get(key)
-        if isinstance(value, list) and value and all(isinstance(p, dict) and p.get("fen") for p in value):
-            return value
-    return [details] if details.get("fen") else []
-
-
-def _first(d: dict[str, Any], *keys: str) -> Any:
-    for key in keys:
-        if d.get(key) not in (None, ""):
-            return d[key]
-    return None
-
-
-def position(request, pk: int):
-    item = _item(pk)
-    if item.run.benchmark.family != "chess":
-        raise Http404("not a chess item")
-    positions = _positions(dict(item.details or {}))
-    try:
-        index = int(request.GET.get("i", 0))
-    except ValueError:
-        index = 0
-    index = max(0, min(index, len(positions) - 1)) if positions else 0
-    context: dict[str, Any] = {"item": item, "run": item.run, "run_url": run_url(item.run_id),
-                               "n": len(positions), "index": index, "error": ""}
-    if positions:
-        p = positions[index]
-        analysis = p.get("analysis") if isinstance(p.get("analysis"), dict) else {}
-        model_move = _first(p, "model_move", "move", "parsed_move", "played")
-        best_move = _first(p, "best_move", "engine_best", "engine_move", "best") or _first(analysis, "best_move")
-        reasoning = _first(p, "reasoning", "reply", "explanation")
-        if reasoning is None:
-            replies = [e.get("text") for e in (item.transcript or []) if isinstance(e, dict) and e.get("role") == "reply"]
-            reasoning = replies[index] if index < len(replies) else (replies[-1] if replies else "")
-        reasoning = reasoning if isinstance(reasoning, str) else json.dumps(reasoning, default=str)
-        try:
-            squares = board_squares(str(p["fen"]), model_move=model_move, best_move=best_move,
-                                    flip=side_to_move(str(p["fen"])) == "black")
-        except BadPositionError as exc:
-            squares, context["error"] = [], str(exc)
-        facts = {k: v for k, v in p.items()
-                 if k not in ("fen", "reasoning", "reply", "explanation") and not isinstance(v, (dict, list))}
-        # the engine's verdict on the move (evaluators.chess move records keep it under "analysis")
-        facts.update({f"engine {k}": v for k, v in analysis.items() if not isinstance(v, (dict, list))})
-        claims = p.get("claims")
-        if isinstance(claims, list) and claims:
-            facts["claims (false/total)"] = f"{p.get('claims_false', '?')}/{p.get('claims_total', len(claims))}"
-        context.update({
-            "fen": p["fen"], "squares": squares, "model_move": model_move, "best_move": best_move,
-            "reasoning": reasoning[:SHOWN_CHARS], "reasoning_truncated": len(reasoning) > SHOWN_CHARS,
-            "facts": sorted(facts.items()), "to_move": side_to_move(str(p["fen"])),
-            "prev": index - 1 if index > 0 else None, "next": index + 1 if index + 1 < len(positions) else None,
-        })
-    return render_page(request, "leaderboard/position.html", context)

@@ -37,7 +37,7 @@ def catalog(db):
 def no_broker(monkeypatch):
     """Jobs are really created; only the hand-off to Celery is recorded (no worker in these tests)."""
     queued = []
-    monkeypatch.setattr("jobs.services._dispatch", queued.append)
+    monkeypatch.setattr("jobs.queue.enqueue_dispatch", queued.append)
     return queued
 
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from evaluators.hipho_source import exams_for
+from evaluators.hipho.source import exams_for
 from jobs import services
 from jobs.models import ItemResult, Job, LLMCall
 from tests.fakes.openai_server import FAULT_KINDS, Reply, fault

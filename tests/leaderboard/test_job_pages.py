@@ -82,7 +82,7 @@ def test_cancel_needs_staff_post_and_csrf(live_job, staff, outsider):
 
 def test_resume_requeues_failed_and_cancelled_items(client, live_job, staff, monkeypatch):
     dispatched = []
-    monkeypatch.setattr("jobs.services._dispatch", dispatched.append)  # the broker is not under test here
+    monkeypatch.setattr("jobs.queue.enqueue_dispatch", dispatched.append)  # the broker is not under test here
     client.force_login(staff)
     client.post(reverse("leaderboard:job_cancel", args=[live_job.pk]))
     response = client.post(reverse("leaderboard:job_resume", args=[live_job.pk]), follow=True)

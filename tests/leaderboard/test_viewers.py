@@ -5,8 +5,8 @@ import itertools
 import pytest
 from django.urls import reverse
 
-from leaderboard.board import BadPositionError, board_squares
-from leaderboard.replay import ReplayError, game_frames
+from evaluators.chess.board import BadPositionError, board_squares
+from evaluators.hanabi.replay import ReplayError, game_frames
 from tests.leaderboard import factories as f
 
 

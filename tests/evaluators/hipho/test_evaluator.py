@@ -23,7 +23,7 @@ from evaluators.hipho import (
     GRADER_VERSION,
     regrade_outcome,
 )
-from evaluators.hipho_prompts import TEMPLATE_HASH
+from evaluators.hipho.prompts import TEMPLATE_HASH
 from tests.requirements import require
 from tests.rubrics.paths import DEMO_DIR, hipho_dir
 

@@ -25,14 +25,14 @@ from evaluators.base import (
     ModelConfig,
     StoredOutcome,
 )
-from evaluators.hipho_prompts import (
+from evaluators.hipho.prompts import (
     PROMPT_VERSION,
     TEMPLATE_HASH,
     answer_judge_prompt,
     solver_messages,
     step_judge_prompt,
 )
-from evaluators.hipho_source import SUITE, exams_for, is_suite, resolve_path, validate_config
+from evaluators.hipho.source import SUITE, exams_for, is_suite, resolve_path, validate_config
 from rubrics.answers import GRADER_VERSION as ANSWER_GRADER_VERSION
 from rubrics.answers import AnswerJudge, grade_answers, parse_verdict, reference_reply
 from rubrics.catalogue import exam_info

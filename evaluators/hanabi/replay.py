@@ -46,7 +46,7 @@ def game_frames(details: dict[str, Any]) -> dict[str, Any]:
         raise ReplayError("details has no list of moves")
     try:
         seed = int(details["seed"])
-        players = int(details.get("players") or details.get("num_players"))
+        players = int(details.get("players") or details["num_players"])
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"details lacks seed/players: {exc}") from exc
     seat_models = [str(m) for m in details.get("seat_models") or []]
@@ -76,10 +76,13 @@ def game_frames(details: dict[str, Any]) -> dict[str, Any]:
         except ValueError as exc:
             raise ReplayError(f"move {index} {text!r} does not replay: {exc}") from exc
         info = record if isinstance(record, dict) else {}
-        replies = info.get("raw_replies")
-        if not isinstance(replies, list):
-            replies = [info.get("reply") or info.get("raw")] if (info.get("reply") or info.get("raw")) else []
-        errors = info.get("errors") if isinstance(info.get("errors"), list) else []
+        raw_replies = info.get("raw_replies")
+        replies: list[Any] = []
+        if isinstance(raw_replies, list):
+            replies = raw_replies
+        elif info.get("reply") or info.get("raw"):
+            replies = [info.get("reply") or info.get("raw")]
+        errors: list[Any] = info["errors"] if isinstance(info.get("errors"), list) else []
         parsed = info.get("parsed") or info.get("parsed_move")
         if not parsed and info.get("move_index") is not None:
             parsed = f"legal move #{info['move_index']}: {text}"

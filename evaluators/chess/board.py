@@ -7,6 +7,7 @@ the squares out with CSS grid, so no image or script is needed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import chess
 
@@ -82,3 +83,13 @@ def board_squares(fen: str, *, model_move: str | None = None, best_move: str | N
 def side_to_move(fen: str) -> str:
     parts = fen.split()
     return "black" if len(parts) > 1 and parts[1] == "b" else "white"
+
+
+def item_positions(details: dict[str, Any]) -> list[dict[str, Any]]:
+    """The positions of a stored chess item, for the position viewer and the API's game
+    endpoint: a game's or a task's list of per-move records, or the item itself if it is one."""
+    for key in ("positions", "moves", "plies"):
+        value = details.get(key)
+        if isinstance(value, list) and value and all(isinstance(p, dict) and p.get("fen") for p in value):
+            return value
+    return [details] if details.get("fen") else []

@@ -25,7 +25,7 @@ from rubrics.errors import ExamFormatError, ExamSourceError, UnknownExamError
 from rubrics.exam import Exam, exam_files, exam_id_from_stem, load_exam, load_exam_dir
 from rubrics.hf import HF_REPO_ID, hf_snapshot
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 SUITE = "suite"
 _KEYS = {"source", "path", "exam", "cache_dir", "repo_id", "revision", "temperature",
          "answer_judge", "step_level", "offline"}

@@ -16,7 +16,7 @@ IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
 def _exam(exam_id: str, benchmark_ids: list[int]):
     """The rubrics Exam with this id from a local (source "dir") benchmark config, or None."""
     from evaluators.base import ConfigError
-    from evaluators.hipho_source import exams_for
+    from evaluators.hipho.source import exams_for
 
     for bench in Benchmark.objects.filter(pk__in=benchmark_ids, family="hipho"):
         config = dict(bench.config or {})

@@ -1,0 +1,122 @@
+"""Hanabi pages: self-play and cross-play tables with charts, and the replay viewer of one game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly.graph_objects as go
+from django.http import Http404
+
+from evaluators.hanabi.replay import ReplayError, game_frames
+from leaderboard.family_pages import LAYOUT, family_entries, model_cell
+from leaderboard.models import LeaderboardEntry
+from leaderboard.page_cache import cached_page
+from leaderboard.pages import chart, paginate, pct, pm, render_page, run_url
+from leaderboard.tables import Cell, Column, Table
+from leaderboard.views_items import item_for_viewer
+
+HANABI_SETTINGS = {"watson": 0, "sherlock": 1, "mycroft": 2, "bot": 3}
+
+
+def _hanabi_config(e: LeaderboardEntry) -> tuple[int, int, str]:
+    players = int(e.summary.get("players") or 0)
+    setting = str(e.summary.get("setting") or "bot")
+    return players, HANABI_SETTINGS.get(setting, 9), setting
+
+
+@cached_page
+def hanabi(request):
+    entries = list(family_entries("hanabi"))
+    self_entries = [e for e in entries if e.group != "cross"]
+    cross_entries = [e for e in entries if e.group == "cross"]
+    configs = sorted({_hanabi_config(e) for e in self_entries})
+    rows: dict[int, dict[str, Any]] = {}
+    for e in self_entries:
+        rows.setdefault(e.model_id, {"model": e.model, "cells": {}})["cells"][_hanabi_config(e)] = e
+    ordered = sorted(rows.values(), key=lambda r: -max((x.score or 0) for x in r["cells"].values()))
+    page = paginate(request, ordered)
+    columns = [Column("model", "Model")]
+    for cfg in configs:
+        key = f"{cfg[0]}p_{cfg[2]}"
+        columns += [Column(key, f"{cfg[0]}p {cfg[2]}", numeric=True,
+                           title="mean fireworks score out of 25 ± SE; perfect-game and bomb-out rates below"),
+                    Column(f"{key}__se", f"{key} SE", hidden=True),
+                    Column(f"{key}__perfect", f"{key} perfect rate", hidden=True),
+                    Column(f"{key}__bomb", f"{key} bomb-out rate", hidden=True),
+                    Column(f"{key}__games", f"{key} games", hidden=True)]
+    self_table = Table("hanabi-self", "Self-play", columns,
+                       caption="Mean score (0–25, kept on bomb-out) ± SE per number of players and prompt "
+                               "setting; below each: perfect-game rate and bomb-out rate.")
+    for row in page.object_list:
+        cells: dict[str, Any] = {"model": model_cell(row["model"])}
+        for cfg in configs:
+            e = row["cells"].get(cfg)
+            if e is None:
+                continue
+            key = f"{cfg[0]}p_{cfg[2]}"
+            s = e.summary
+            cells[key] = Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id),
+                              sub=f"perfect {pct(s.get('perfect_rate'), 0)} · bomb {pct(s.get('bomb_rate'), 0)}")
+            cells[f"{key}__se"] = Cell(e.score_se)
+            cells[f"{key}__perfect"] = Cell(s.get("perfect_rate"))
+            cells[f"{key}__bomb"] = Cell(s.get("bomb_rate"))
+            cells[f"{key}__games"] = Cell(s.get("games"))
+        self_table.add(**cells)
+
+    cross_table = Table("hanabi-cross", "Cross-play", [
+        Column("model", "Model"), Column("players", "Players", numeric=True), Column("partners", "Partners"),
+        Column("score", "Score", numeric=True), Column("score_se", "SE", hidden=True),
+        Column("perfect", "Perfect", numeric=True), Column("bomb", "Bomb-out", numeric=True),
+        Column("games", "Games", numeric=True),
+    ])
+    heat: dict[tuple[str, str], float | None] = {}
+    for e in sorted(cross_entries, key=lambda x: -(x.score or 0)):
+        s = e.summary
+        partners = ", ".join(str(p) for p in (s.get("partners") or [])) or "—"
+        cross_table.add(model=model_cell(e.model), players=Cell(s.get("players")),
+                        partners=Cell(partners), score=Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id)),
+                        score_se=Cell(e.score_se), perfect=Cell(s.get("perfect_rate"), pct(s.get("perfect_rate"))),
+                        bomb=Cell(s.get("bomb_rate"), pct(s.get("bomb_rate"))), games=Cell(s.get("games")))
+        heat[(e.model.display_name, f"{s.get('players')}p with {partners}")] = e.score
+    charts = []
+    if heat:
+        ys = sorted({k[0] for k in heat})
+        xs = sorted({k[1] for k in heat})
+        fig = go.Figure(go.Heatmap(z=[[heat.get((y, x)) for x in xs] for y in ys], x=xs, y=ys,
+                                   colorscale="Viridis", zmin=0, zmax=25, colorbar={"title": "score"}))
+        fig.update_layout(title="Cross-play: mean score by model and partners", **LAYOUT)
+        charts.append(chart(fig, "hanabi-cross-heatmap"))
+    if configs and ordered:
+        fig = go.Figure()
+        for row in ordered[:10]:
+            xs, ys, es = [], [], []
+            for cfg in configs:
+                e = row["cells"].get(cfg)
+                if e is not None:
+                    xs.append(f"{cfg[0]}p {cfg[2]}")
+                    ys.append(e.score)
+                    es.append(e.score_se or 0.0)
+            fig.add_bar(name=row["model"].display_name, x=xs, y=ys, error_y={"type": "data", "array": es})
+        fig.update_layout(barmode="group", title="Self-play mean score ± SE", **LAYOUT)
+        fig.update_yaxes(range=[0, 25])
+        charts.insert(0, chart(fig, "hanabi-self-chart"))
+    return render_page(request, "hanabi_games/hanabi.html", {"page": page, "charts": charts},
+                       [self_table, cross_table])
+
+
+
+
+def replay(request, pk: int):
+    item = item_for_viewer(pk)
+    if item.run.benchmark.family != "hanabi":
+        raise Http404("not a Hanabi game")
+    error = ""
+    data: dict[str, Any] = {"frames": []}
+    try:
+        data = game_frames(dict(item.details or {}))
+    except ReplayError as exc:
+        error = str(exc)
+    return render_page(request, "hanabi_games/replay.html", {
+        "item": item, "run": item.run, "replay": data, "error": error,
+        "n_frames": len(data.get("frames", [])), "run_url": run_url(item.run_id),
+    })
