@@ -5,7 +5,7 @@ platform registers as builtin/<name> models; ``DEFAULT_BENCHMARKS`` are the demo
 """
 
 from evaluators.hanabi.evaluator import HanabiEvaluator
-from evaluators.hanabi.export import trajectory, write_jsonl
+from evaluators.hanabi.export import game_log, game_rewards, trajectory, verify_export, write_jsonl
 from evaluators.hanabi.regret import game_regrets, move_regret
 from games.hanabi.bots import BOT_DISPLAY_NAMES
 
@@ -51,5 +51,6 @@ _CROSS = [
 ]
 DEFAULT_BENCHMARKS: list[dict] = _BOT_SELFPLAY + _LLM_SELFPLAY + _CROSS
 
-__all__ = ["BUILTINS", "DEFAULT_BENCHMARKS", "EVALUATOR", "HanabiEvaluator", "game_regrets",
-           "move_regret", "trajectory", "write_jsonl"]
+__all__ = ["BUILTINS", "DEFAULT_BENCHMARKS", "EVALUATOR", "HanabiEvaluator", "game_log",
+           "game_regrets", "game_rewards", "move_regret", "trajectory", "verify_export",
+           "write_jsonl"]

@@ -10,7 +10,9 @@ from evaluators.base import ConfigError, ItemKey
 from evaluators.hanabi.prompts import SETTINGS
 
 FALLBACKS = ("discard_oldest", "first_legal", "random_legal")
-DEFAULT_REGRET = {"enabled": False, "rollouts": 4, "team": "iggi", "max_candidates": 10}
+# rollouts: sampled worlds per stage (selection, then as many to estimate the regret);
+# max_candidates: 60 covers every legal move at 2-5 players (hints included)
+DEFAULT_REGRET = {"enabled": False, "rollouts": 32, "team": "iggi", "max_candidates": 60}
 _KEYS = {"players", "setting", "mode", "partners", "seeds", "fallback", "max_reasks", "regret",
          "max_reply_tokens"}
 _ITEM = re.compile(r"seed-(\d+)(?:@(.+))?")
@@ -53,9 +55,10 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"regret: unknown field(s) {sorted(set(regret) - set(DEFAULT_REGRET))}")
     if not isinstance(regret["enabled"], bool):
         raise ConfigError("regret.enabled: must be true or false")
-    for key in ("rollouts", "max_candidates"):
-        if not isinstance(regret[key], int) or not 1 <= regret[key] <= 1000:
-            raise ConfigError(f"regret.{key}: must be an integer 1-1000")
+    for key, low in (("rollouts", 2), ("max_candidates", 2)):
+        value = regret[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= 1000:
+            raise ConfigError(f"regret.{key}: must be an integer {low}-1000, got {value!r}")
     from games.hanabi.bots import BOT_CLASSES
 
     if regret["team"] not in BOT_CLASSES:

@@ -18,6 +18,7 @@ from evaluators.hanabi import config as cfg
 from evaluators.hanabi.players import TurnRecord, bot_turn, llm_turn
 from evaluators.hanabi.prompts import PROMPT_VERSION, TEMPLATE_HASH, Memory
 from evaluators.hanabi.regret import game_regrets
+from evaluators.hanabi.regret import mean_regret as mean_regret_of
 from evaluators.stats import mean_se as _mean_se
 from games.hanabi import HanabiGame, IllegalMoveError
 from games.hanabi.bots import BOT_CLASSES
@@ -128,7 +129,7 @@ class HanabiEvaluator:
                  transcript: list[dict[str, Any]]) -> ItemOutcome:
         moves = [r.to_json() for r in records]
         model_seats = [s for s, slug in enumerate(seat_slugs) if slug == model.slug]
-        mean_regret = None
+        mean_regret = mean_regret_se = None
         if conf["regret"]["enabled"]:
             reg = conf["regret"]
             regrets = game_regrets(game.seed, game.players, game.moves, set(model_seats),
@@ -138,9 +139,8 @@ class HanabiEvaluator:
             for m in moves:
                 r = by_turn.get(m["turn"])
                 if r is not None:
-                    m["regret"] = {"value": r.value, "best_move": r.best_move,
-                                   "best_value": r.best_value, "regret": r.regret}
-            mean_regret = sum(r.regret for r in regrets) / len(regrets) if regrets else None
+                    m["regret"] = r.to_json()
+            mean_regret, mean_regret_se = mean_regret_of(regrets)
         mine = [r for r in records if r.seat in model_seats]
         scores = {
             "fireworks_score": game.fireworks_score,
@@ -161,6 +161,7 @@ class HanabiEvaluator:
             "cost_unknown_calls": sum(r.cost_unknown for r in records),
             "latency_s": sum(r.latency_s for r in records),
             "mean_regret": mean_regret,
+            "mean_regret_se": mean_regret_se,
         }
         details = {
             "seed": game.seed,

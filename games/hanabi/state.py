@@ -124,6 +124,9 @@ class HanabiGame:
         # or None. HLE itself shifts the hand left and appends; the bots read slots so that
         # "first slot that ..." breaks ties the way the original does.
         self.slots: list[list[int | None]] = [[] for _ in range(players)]
+        # deck position each hand card was dealt from (parallel to hands), so a sampler can
+        # swap what a player holds for another hand consistent with their knowledge
+        self.deck_positions: list[list[int]] = [[] for _ in range(players)]
         self._legal_cache: list[str] | None = None
         # initial deal: HLE deals player by player, hand_size cards each
         for p in range(players):
@@ -162,6 +165,7 @@ class HanabiGame:
         new.discards = list(self.discards)
         new.history = list(self.history)
         new.slots = [list(s) for s in self.slots]
+        new.deck_positions = [list(p) for p in self.deck_positions]
         new._legal_cache = self._legal_cache
         return new
 
@@ -258,6 +262,11 @@ class HanabiGame:
         know = self.knowledge[player][index]
         return {c: n for c, n in enumerate(counts) if n > 0 and know.may_be(c)}
 
+    @property
+    def deck(self) -> list[int]:
+        """The whole deck in dealing order (dealt and undealt): for analysis, never for players."""
+        return list(self._deck)
+
     def observation_string(self, player: int) -> str:
         """OpenSpiel's own observation text for ``player`` (HLE's rendering)."""
         return self._state.observation_string(player)
@@ -295,6 +304,7 @@ class HanabiGame:
             assert idx is not None
             card = self.hands[player].pop(idx)
             self.knowledge[player].pop(idx)
+            self.deck_positions[player].pop(idx)
             slots = self.slots[player]
             slots[slots.index(idx)] = None
             for s, i in enumerate(slots):
@@ -335,6 +345,7 @@ class HanabiGame:
         self._state.apply_action(card)  # the chance action id is the card id
         self.hands[player].append(card)
         self.knowledge[player].append(UNKNOWN)
+        self.deck_positions[player].append(self._next_card - 1)
         slots, index = self.slots[player], len(self.hands[player]) - 1
         if len(slots) < self.hand_size:  # the initial deal fills slots in order
             slots.append(index)

@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from evaluators.hanabi import trajectory
+from evaluators.hanabi import game_log, game_rewards
 from jobs.models import ItemResult, Run
 
 
-def run_trajectories(*, run: Run) -> Iterator[dict[str, Any]]:
-    """One export record per finished game of a Hanabi run, in item order."""
+def run_trajectories(*, run: Run, kind: str = "logs") -> Iterator[dict[str, Any]]:
+    """One export record per finished game of a Hanabi run, in item order: ``logs``
+    (HanabiLogs-like, every move as the player saw it) or ``rewards`` (HanabiRewards-like,
+    every candidate's utility)."""
+    if kind not in ("logs", "rewards"):
+        raise ValueError(f"kind: must be 'logs' or 'rewards', got {kind!r}")
     if run.benchmark.family != "hanabi":
         raise ValueError(f"run {run.pk} is a {run.benchmark.family} run, not hanabi")
     meta = {"id": run.pk, "model": run.model.slug, "benchmark": run.benchmark.slug,
@@ -18,7 +22,11 @@ def run_trajectories(*, run: Run) -> Iterator[dict[str, Any]]:
     items = (ItemResult.objects.filter(run=run, state=ItemResult.State.DONE)
              .order_by("item_key", "sample_index").iterator())
     for item in items:
-        yield trajectory(item.details, item.scores, key=item.item_key, run=meta)
+        if kind == "rewards":
+            yield game_rewards(item.details, item.scores, key=item.item_key, run=meta)
+        else:
+            yield game_log(item.details, item.scores, key=item.item_key, run=meta,
+                           transcript=item.transcript or ())
 
 
 def _latest_runs(players: int, setting: str | None) -> list[Run]:

@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from catalog.models import ModelEntry
+from evaluators.hanabi import verify_export
 from hanabi_games.selectors import crossplay_matrix
 from jobs import services
 from jobs.models import ItemResult, Job, LLMCall
@@ -101,6 +102,9 @@ def test_fake_model_plays_all_settings_and_cross_play_through_celery(
     for rec in lines:
         game = HanabiGame.replay(rec["seed"], rec["players"], [m["move"] for m in rec["moves"]])
         assert game.fireworks_score == rec["scores"]["fireworks_score"]
+        assert verify_export(rec) == []  # replayed from its own deck: the stored scores
+        model_moves = [m for m in rec["moves"] if m["seat"] in rec["model_seats"]]
+        assert model_moves and all(m["prompt_verified"] for m in model_moves)
 
     # matrix: fake-gpt self-play diagonal, fake-gpt x IGGI off-diagonal, IGGI diagonal
     mx = crossplay_matrix(players=2, setting="watson")

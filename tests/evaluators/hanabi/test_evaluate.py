@@ -152,9 +152,11 @@ def test_regret_is_measured_when_enabled():
     out = EVALUATOR.evaluate(config=config, model=ModelConfig(slug="r", model="builtin/legal_random"),
                              item=ItemKey("seed-0"), ctx=EvalContext(generate=None))
     regrets = [m["regret"] for m in out.details["moves"]]
-    assert all(r["regret"] >= 0 for r in regrets)
+    assert all(r["regret_se"] >= 0 and len(r["candidates"]) == 3 for r in regrets)
     assert out.scores["mean_regret"] == pytest.approx(sum(r["regret"] for r in regrets) / len(regrets))
-    assert out.scores["mean_regret"] > 0  # random play leaves points on the table
+    assert out.scores["mean_regret_se"] > 0
+    # random play leaves points on the table
+    assert out.scores["mean_regret"] > 2 * out.scores["mean_regret_se"]
 
 
 def test_aggregate_follows_the_metrics_contract():

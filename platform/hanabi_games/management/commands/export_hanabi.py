@@ -1,4 +1,5 @@
-"""manage.py export_hanabi RUN_ID [--out file.jsonl]: a Hanabi run's games as JSONL."""
+"""manage.py export_hanabi RUN_ID [--kind logs|rewards] [--out file.jsonl]: a Hanabi run's
+games as JSONL (HanabiLogs-like move logs, or HanabiRewards-like candidate utilities)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ from jobs.models import Run
 
 
 class Command(BaseCommand):
-    help = "Write every finished game of a Hanabi run as one JSON line (seed, seats, moves)."
+    help = ("Write every finished game of a Hanabi run as one self-contained JSON line: "
+            "move logs (default) or candidate utilities (--kind rewards, needs regret).")
 
     def add_arguments(self, parser):
         parser.add_argument("run", type=int, help="Run id")
         parser.add_argument("--out", help="output path (default: standard output)")
+        parser.add_argument("--kind", choices=("logs", "rewards"), default="logs",
+                            help="logs: every move as seen; rewards: every candidate's utility")
 
-    def handle(self, *args, run: int, out: str | None = None, **options):
+    def handle(self, *args, run: int, out: str | None = None, kind: str = "logs", **options):
         try:
             obj = Run.objects.select_related("benchmark", "model").get(pk=run)
         except Run.DoesNotExist:
@@ -28,10 +32,10 @@ class Command(BaseCommand):
         if out:
             tmp = f"{out}.part"
             with open(tmp, "w", encoding="utf-8") as fh:
-                n = write_jsonl(run_trajectories(run=obj), fh)
+                n = write_jsonl(run_trajectories(run=obj, kind=kind), fh)
             import os
 
             os.replace(tmp, out)  # nothing half-written under the final name
         else:
-            n = write_jsonl(run_trajectories(run=obj), sys.stdout)
+            n = write_jsonl(run_trajectories(run=obj, kind=kind), sys.stdout)
         self.stderr.write(f"wrote {n} games of run {run}")
