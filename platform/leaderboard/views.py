@@ -13,7 +13,7 @@ from catalog.models import Benchmark, ModelEntry
 from jobs.models import ItemResult, Run
 from leaderboard.common_set import FamilyRanking, Point, rank_family
 from leaderboard.models import FamilyScore, LeaderboardEntry
-from leaderboard.page_cache import cached_page
+from leaderboard.page_cache import cached_page, fingerprint
 from leaderboard.pages import (
     fmt,
     model_url,
@@ -58,7 +58,22 @@ def _model_filters(request, models):
 SANITY_MODELS = ("builtin/reference",)  # the grader sanity check: reference answers through the grader
 
 
-def family_rankings(model_ids: list[int] | None = None) -> tuple[dict[str, FamilyRanking], dict[str, dict[str, str]]]:
+_RANKINGS: dict[str, tuple] = {}  # fingerprint of the read model -> rankings (one per process)
+
+
+def family_rankings() -> tuple[dict[str, FamilyRanking], dict[str, dict[str, str]]]:
+    """family_rankings_build, kept per process until the read model changes (every filter, sort
+    and page of the overview shares it; the fingerprint is the page cache's own)."""
+    key = fingerprint()
+    hit = _RANKINGS.get(key)
+    if hit is None:
+        hit = family_rankings_build()
+        _RANKINGS.clear()
+        _RANKINGS[key] = hit
+    return hit
+
+
+def family_rankings_build() -> tuple[dict[str, FamilyRanking], dict[str, dict[str, str]]]:
     """Per family: the common set, the ranked models and everyone's coverage (leaderboard.common_set),
     plus a label for each benchmark key. Reads LeaderboardEntry rows only (about models x benchmarks)."""
     rows = (LeaderboardEntry.objects.filter(norm__isnull=False)
