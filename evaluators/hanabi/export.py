@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import IO, Any
 
 from evaluators.base import stable_hash
-from evaluators.hanabi.prompts import Memory, build_messages
+from evaluators.hanabi.prompts import SETTINGS, Memory, build_messages
 from games.hanabi import HanabiGame, deck_order
 from games.hanabi.cards import card_name, parse_card
 
@@ -85,6 +85,9 @@ def game_log(details: Mapping[str, Any], scores: Mapping[str, Any], *, key: str,
             "regret": m.get("regret"),
         }
         if m.get("prompt_hash"):  # a model's turn
+            if setting not in SETTINGS:
+                raise ExportError(f"{key}: move {m.get('turn')} was a model's, but the game "
+                                  f"has no prompt setting ({setting!r})")
             mem = memory.get(seat) if setting == "mycroft" else None
             messages, state_text = build_messages(game, seat, setting, legal, mem)
             verified = stable_hash(messages) == m["prompt_hash"]
