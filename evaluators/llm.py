@@ -108,6 +108,7 @@ class _Request:
     purpose: str
     est_tokens: int
     started: float
+    prompt_tokens_est: int = 0
 
 
 @dataclass
@@ -125,6 +126,7 @@ class _Outcome:
     cost_usd: float | None = None
     cost_known: bool = True
     error: LLMError | None = None
+    timeouts: list[float] | None = None  # the client timeout of each attempt that timed out
 
 
 class _LoopThread:
@@ -194,6 +196,9 @@ class Gateway:
         backoff_max_s: float = 60.0,
         max_retry_after_s: float = 120.0,
         timeout_s: float = 600.0,
+        max_timeouts: int = 3,
+        timeout_growth: float = 2.0,
+        max_timeout_factor: float = 4.0,
         rate_window_s: float = 60.0,
         lease_ttl_s: float | None = None,
         redis_prefix: str = "podium:llm",
@@ -207,6 +212,13 @@ class Gateway:
         self.backoff_max_s = backoff_max_s
         self.max_retry_after_s = max_retry_after_s
         self.timeout_s = timeout_s
+        # A timed-out request is usually still generated, and billed, by the provider:
+        # retrying it with the same timeout pays again for a reply that will time out again.
+        # So each timeout multiplies the next attempt's timeout by timeout_growth (up to
+        # max_timeout_factor x the model's), and after max_timeouts the call fails, saying so.
+        self.max_timeouts = max_timeouts
+        self.timeout_growth = timeout_growth
+        self.max_timeout_factor = max_timeout_factor
         limits: Limits
         if redis_url:
             limits = RedisLimits(redis_url, window_s=rate_window_s,
@@ -302,7 +314,7 @@ class Gateway:
         return _Request(request_hash=request_hash, model=model, messages=messages,
                         params=effective, timeout=timeout, sample_index=sample_index,
                         purpose=purpose, est_tokens=chars // 4 + 800 * images + int(max_out),
-                        started=time.perf_counter())
+                        started=time.perf_counter(), prompt_tokens_est=chars // 4 + 800 * images)
 
     def _from_cache(self, request: _Request) -> Completion | None:
         if self.cache is None:
@@ -366,9 +378,21 @@ class Gateway:
             except Exception as exc:  # noqa: BLE001  (classified below; unknown means permanent)
                 permanent, name = _classify(exc)
                 message = _scrub(f"{name}: {exc}", api_key)
-                if permanent or outcome.attempts >= self.max_attempts:
+                timed_out = isinstance(exc, (litellm.Timeout, TimeoutError))
+                if timed_out:
+                    outcome.timeouts = [*(outcome.timeouts or []), kwargs["timeout"]]
+                    kwargs["timeout"] = min(kwargs["timeout"] * self.timeout_growth,
+                                            request.timeout * self.max_timeout_factor)
+                    self._cost_of_timeouts(request, outcome)
+                gave_up_timeouts = timed_out and len(outcome.timeouts or []) >= self.max_timeouts
+                if permanent or outcome.attempts >= self.max_attempts or gave_up_timeouts:
                     cls = PermanentLLMError if permanent else TransientLLMError
                     tail = "" if permanent else f" (gave up after {outcome.attempts} attempts)"
+                    if gave_up_timeouts:
+                        waits = ", ".join(f"{t:g}" for t in outcome.timeouts or [])
+                        tail = (f" (timed out {len(outcome.timeouts or [])} times, after {waits} s;"
+                                " each timed-out request may still be billed: raise the model's"
+                                " timeout)")
                     outcome.error = cls(f"model {model.slug!r}: {truncate(message, 2000)}{tail}",
                                         model=model.model, attempts=outcome.attempts,
                                         error_class=name)
@@ -421,8 +445,18 @@ class Gateway:
         if price is None:
             outcome.cost_usd, outcome.cost_known = None, False
         else:
-            outcome.cost_usd = prompt * price[0] + completion * price[1]
-            outcome.cost_known = True
+            earlier = len(outcome.timeouts or [])
+            # timed-out attempts: their prompt is known (this one's), their output is not
+            outcome.cost_usd = prompt * price[0] * (1 + earlier) + completion * price[1]
+            outcome.cost_known = not earlier
+
+    def _cost_of_timeouts(self, request: _Request, outcome: _Outcome) -> None:
+        """What the timed-out attempts cost at least (their prompts, estimated from its
+        length); unknown in full, since the output the provider generated never arrived."""
+        price = self._price(request.model.model)
+        n = len(outcome.timeouts or [])
+        outcome.cost_usd = None if price is None else n * request.prompt_tokens_est * price[0]
+        outcome.cost_known = False
 
     def _price(self, model_name: str) -> tuple[float, float] | None:
         """(input, output) USD per token from litellm's table, looked up once per model."""

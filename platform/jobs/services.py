@@ -263,7 +263,8 @@ def run_aggregate(*, run_id: int) -> Run:
         reasoning_tokens=Sum("reasoning_tokens"),
         cost=Sum("cost_usd", filter=Q(purpose="model")),
         judge_cost=Sum("cost_usd", filter=Q(purpose="judge")),
-        unknown=Count("id", filter=Q(cost_known=False, error_class="")),
+        # a call whose price is unknown, or which timed out (billed, output unknown)
+        unknown=Count("id", filter=Q(cost_known=False)),
     )
     ended = run.done_items + run.failed_items >= run.total_items
     Run.objects.filter(pk=run_id).update(

@@ -106,3 +106,34 @@ def test_it_returns_an_empty_reply_cut_by_the_token_limit(fake_llm, make_gateway
     # Retrying cannot help a model that spent its budget thinking: it is the model's answer.
     assert completion.text == "" and completion.finish_reason == "length"
     assert completion.reasoning_tokens == 64 and fake_llm.counters.requests == 1
+
+
+def test_it_backs_off_the_timeout_and_counts_the_timed_out_attempts(fake_llm, make_gateway, recorder):
+    """A reply that takes 1.2 s under a 0.5 s timeout: retrying with the same timeout would pay
+    for six replies and get none. The timeout doubles (0.5, 1, 2 s) and the third attempt
+    arrives; the record says two attempts timed out and that their cost is not fully known."""
+    fake_llm.configure(latency=1.2)
+    gateway = make_gateway(on_call=recorder)
+
+    completion = gateway.complete(USER, model=fake_llm.model_config(
+        model="openai/gpt-4o-mini", params={"timeout": 0.5}))
+
+    assert completion.attempts == 3 and fake_llm.counters.requests == 3
+    [record] = recorder.records
+    assert record.retry_reasons == ("Timeout", "Timeout")
+    assert record.cost_known is False  # two billed replies never arrived
+    one_prompt = record.input_tokens * 0.15e-6  # gpt-4o-mini input price per token
+    assert record.cost_usd >= 3 * one_prompt * 0.99
+
+
+def test_it_fails_clearly_after_repeated_timeouts(fake_llm, make_gateway, recorder):
+    fake_llm.configure(hang_s=5.0)
+    fake_llm.script(fault("timeout"), fault("timeout"), fault("timeout"), "never sent")
+    gateway = make_gateway(on_call=recorder, max_attempts=7)
+
+    with pytest.raises(TransientLLMError, match=r"timed out 3 times, after 0.2, 0.4, 0.8 s"):
+        gateway.complete(USER, model=fake_llm.model_config(params={"timeout": 0.2}))
+
+    assert fake_llm.counters.requests == 3
+    [record] = recorder.records
+    assert record.error_class == "Timeout" and record.cost_known is False
