@@ -6,10 +6,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import chess as pychess  # the page view below is named chess
 import plotly.graph_objects as go
-from django.http import Http404
+from django.http import Http404, HttpResponse
 
-from evaluators.chess.board import BadPositionError, board_squares, item_positions, side_to_move
+from chess_positions.presenters import arrow, false_claims, game_view, position_facts
+from evaluators.chess.board import (
+    BadPositionError,
+    board_squares,
+    item_positions,
+    move_squares,
+    side_to_move,
+)
 from leaderboard.family_pages import ENTRY_FIELDS, LAYOUT, TOP_ROWS, model_cell
 from leaderboard.models import LeaderboardEntry
 from leaderboard.page_cache import cached_page
@@ -132,14 +140,20 @@ def position(request, pk: int):
     item = item_for_viewer(pk)
     if item.run.benchmark.family != "chess":
         raise Http404("not a chess item")
-    positions = item_positions(dict(item.details or {}))
+    details = dict(item.details or {})
+    game = game_view(details)
+    if game is not None and request.GET.get("format") == "pgn":
+        response = HttpResponse(game["pgn"], content_type="application/x-chess-pgn; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="game-{item.pk}.pgn"'
+        return response
+    positions = item_positions(details)
     try:
         index = int(request.GET.get("i", 0))
     except ValueError:
         index = 0
     index = max(0, min(index, len(positions) - 1)) if positions else 0
     context: dict[str, Any] = {"item": item, "run": item.run, "run_url": run_url(item.run_id),
-                               "n": len(positions), "index": index, "error": ""}
+                               "n": len(positions), "index": index, "error": "", "game": game, "charts": []}
     if positions:
         p = positions[index]
         analysis = p.get("analysis") if isinstance(p.get("analysis"), dict) else {}
@@ -150,22 +164,45 @@ def position(request, pk: int):
             replies = [e.get("text") for e in (item.transcript or []) if isinstance(e, dict) and e.get("role") == "reply"]
             reasoning = replies[index] if index < len(replies) else (replies[-1] if replies else "")
         reasoning = reasoning if isinstance(reasoning, str) else json.dumps(reasoning, default=str)
+        fen = str(p["fen"])
+        flip = side_to_move(fen) == "black"
+        # the move that led here (games): the previous ply of the game
+        last_move = None
+        if game is not None and isinstance(p.get("ply"), int) and p["ply"] >= 2:
+            last_move = details["game_moves"][p["ply"] - 2]
         try:
-            squares = board_squares(str(p["fen"]), model_move=model_move, best_move=best_move,
-                                    flip=side_to_move(str(p["fen"])) == "black")
-        except BadPositionError as exc:
-            squares, context["error"] = [], str(exc)
-        facts = {k: v for k, v in p.items()
-                 if k not in ("fen", "reasoning", "reply", "explanation") and not isinstance(v, (dict, list))}
-        # the engine's verdict on the move (evaluators.chess move records keep it under "analysis")
-        facts.update({f"engine {k}": v for k, v in analysis.items() if not isinstance(v, (dict, list))})
-        claims = p.get("claims")
-        if isinstance(claims, list) and claims:
-            facts["claims (false/total)"] = f"{p.get('claims_false', '?')}/{p.get('claims_total', len(claims))}"
+            squares = board_squares(fen, model_move=model_move, best_move=best_move, flip=flip)
+            board = pychess.Board(fen)
+            arrows = []
+            for kind, text in (("best", best_move), ("model", model_move)):
+                pair = move_squares(board, text)
+                if pair:
+                    arrows.append({"kind": kind, **arrow(*pair, flip)})
+            last = (last_move[:2], last_move[2:4]) if last_move else None
+        except (BadPositionError, ValueError) as exc:
+            squares, arrows, last, context["error"] = [], [], None, str(exc)
+        cells = []
+        for i, sq in enumerate(squares):
+            cells.append({"sq": sq, "rank": sq.name[1] if i % 8 == 0 else "", "file": sq.name[0] if i >= 56 else "",
+                          "last": bool(last) and sq.name in last})
         context.update({
-            "fen": p["fen"], "squares": squares, "model_move": model_move, "best_move": best_move,
-            "reasoning": reasoning[:SHOWN_CHARS], "reasoning_truncated": len(reasoning) > SHOWN_CHARS,
-            "facts": sorted(facts.items()), "to_move": side_to_move(str(p["fen"])),
+            "fen": fen, "cells": cells, "arrows": arrows, "model_move": model_move, "best_move": best_move,
+            "last_move": last_move, "reasoning": reasoning[:SHOWN_CHARS],
+            "reasoning_truncated": len(reasoning) > SHOWN_CHARS, "facts": position_facts(p),
+            "false_claims": false_claims(p), "to_move": side_to_move(fen), "ply": p.get("ply"),
             "prev": index - 1 if index > 0 else None, "next": index + 1 if index + 1 < len(positions) else None,
         })
+    if game is not None and game["win_plies"]:
+        fig = go.Figure(go.Scatter(x=game["win_plies"], y=game["win_white"], mode="lines+markers",
+                                   name="White's Win%", line={"color": "#1b1f24"}, fill="tozeroy",
+                                   fillcolor="rgba(220,220,220,0.6)",
+                                   hovertemplate="ply %{x}: White %{y:.1f}%<extra></extra>"))
+        fig.add_hline(y=50, line_dash="dot", line_color="#999")
+        fig.update_layout(title="Evaluation: White's Win% after each ply (Stockfish)",
+                          **{**LAYOUT, "height": 300, "showlegend": False})
+        fig.update_xaxes(title_text="ply")
+        fig.update_yaxes(range=[0, 100], title_text="White's Win%")
+        context["charts"] = [chart(fig, "chess-eval-graph")]
+        context["ply_links"] = {int(r.get("ply")): i for i, r in enumerate(positions)
+                                if isinstance(r, dict) and isinstance(r.get("ply"), int)}
     return render_page(request, "chess_positions/position.html", context)

@@ -76,12 +76,17 @@ def test_position_viewer_reads_evaluators_chess_move_records(client, site):
     """The shape evaluators.chess.tasks.move_record stores: engine verdict under "analysis"."""
     rec = {"fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "side": "white",
            "move": "a2a3", "san": "a3", "builtin": False, "attempts": 1, "legal_first_try": True,
-           "claims_total": 2, "claims_false": 1, "claims": [{"kind": "move"}, {"kind": "piece"}],
+           "claims_total": 2, "claims_false": 1,
+           "claims": [{"kind": "move", "text": "e4 is legal", "true": True, "in_variation": False},
+                      {"kind": "piece", "text": "the knight on d5", "true": False, "in_variation": False}],
            "analysis": {"move": "a2a3", "best_move": "e2e4", "best_san": "e4", "move_class": "inaccuracy",
-                        "cp_loss": 35, "accuracy": 80.5}}
+                        "cp_loss": 35, "accuracy": 80.5, "percentile": None}}
     it = f.item(site["runs"]["beta-best"], "pos-9", details={"task": "best_move", "moves": [rec]},
                 transcript=[{"role": "prompt", "text": "Find the best move"}, {"role": "reply", "text": "a3 is solid"}])
     html = client.get(reverse("leaderboard:position", args=[it.pk])).content.decode()
-    assert "e2e4" in html and "engine move_class" in html and "inaccuracy" in html
-    assert "a3 is solid" in html and "1/2" in html
+    assert "e2e4" in html and "<dt>Move class</dt><dd>inaccuracy</dd>" in html
+    assert "<dt>Legal on the first try</dt><dd>yes</dd>" in html and "None" not in html.split("<main>")[1]
+    assert "a3 is solid" in html and "1 false of 2" in html
+    # the false claim is named, the true one is not listed
+    assert "<q>the knight on d5</q> — false (piece placement" in html and "<q>e4 is legal</q>" not in html
     assert html.count("best-from") >= 1 and html.count("model-to") >= 1
