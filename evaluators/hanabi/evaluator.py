@@ -173,7 +173,9 @@ class HanabiEvaluator:
             "fireworks": list(game.fireworks),
             "moves": moves,
         }
-        return ItemOutcome(score=float(game.fireworks_score), scores=scores, details=details,
+        # the headline is HLE's score (0 when the last life is lost), as the study and HLE
+        # count it; the fireworks total (cards kept on a bomb-out) is secondary
+        return ItemOutcome(score=float(game.hle_score), scores=scores, details=details,
                            transcript=transcript)
 
     # ----- a run --------------------------------------------------------------------------
@@ -182,11 +184,14 @@ class HanabiEvaluator:
                   outcomes: Sequence[StoredOutcome]) -> dict[str, Any]:
         conf = cfg.validate_config(config)
         done = [o for o in outcomes if o.state == "done"]
-        fw = [float(o.scores.get("fireworks_score", o.score or 0)) for o in done]
         hle = [float(o.scores.get("hle_score", 0)) for o in done]
-        score, score_se = _mean_se(fw)
-        hle_mean, hle_se = _mean_se(hle)
-        regrets = [o.scores["mean_regret"] for o in done if o.scores.get("mean_regret") is not None]
+        fw = [float(o.scores.get("fireworks_score", 0)) for o in done]
+        score, score_se = _mean_se(hle)
+        fw_mean, fw_se = _mean_se(fw)
+        # regret over every analysed move of the run (the SE spans moves and rollout noise)
+        regrets = [float(m["regret"]["regret"]) for o in done for m in o.details.get("moves", [])
+                   if isinstance(m.get("regret"), dict) and "regret_se" in m["regret"]]
+        regret_mean, regret_se = _mean_se(regrets)
         settings = {o.details.get("setting") for o in done}
         n = len(done)
         return {
@@ -199,8 +204,10 @@ class HanabiEvaluator:
             "setting": settings.pop() if len(settings) == 1 else conf["setting"],
             "mode": conf["mode"],
             "partners": conf["partners"],
-            "mean_hle_score": hle_mean,
-            "hle_score_se": hle_se,
+            "mean_hle_score": score,  # the same as "score": the headline, named
+            "hle_score_se": score_se,
+            "mean_fireworks_score": fw_mean,  # secondary: cards kept when the last life is lost
+            "fireworks_score_se": fw_se,
             "perfect_rate": sum(bool(o.scores.get("perfect")) for o in done) / n if n else None,
             "bomb_rate": sum(bool(o.scores.get("bomb")) for o in done) / n if n else None,
             "mean_turns": sum(o.scores.get("turns", 0) for o in done) / n if n else None,
@@ -208,7 +215,9 @@ class HanabiEvaluator:
             "invalid_replies": sum(int(o.scores.get("invalid_replies", 0)) for o in done),
             "fallbacks": sum(int(o.scores.get("fallbacks", 0)) for o in done),
             "model_moves": sum(int(o.scores.get("model_moves", 0)) for o in done),
-            "mean_regret": sum(regrets) / len(regrets) if regrets else None,
+            "mean_regret": regret_mean,
+            "mean_regret_se": regret_se,
+            "regret_moves": len(regrets),
             "input_tokens": sum(int(o.scores.get("input_tokens", 0)) for o in done),
             "output_tokens": sum(int(o.scores.get("output_tokens", 0)) for o in done),
             "cost_usd": sum(float(o.scores.get("cost_usd", 0.0)) for o in done),

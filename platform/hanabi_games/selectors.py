@@ -52,7 +52,9 @@ def _latest_runs(players: int, setting: str | None) -> list[Run]:
 
 
 def crossplay_matrix(*, players: int = 2, setting: str | None = None) -> dict[str, Any]:
-    """Row model x partner -> mean fireworks score (± SE) from stored Run.metrics.
+    """Row model x partner -> mean HLE score (0 when the last life is lost) ± SE and the
+    number of games, from stored Run.metrics; the mean fireworks total (cards kept on a
+    bomb-out) rides along as a secondary figure.
 
     The diagonal is self-play; ``gap`` is the diagonal mean minus the off-diagonal mean
     (how much teams lose when the partner is not a copy of oneself). Bots (setting null)
@@ -67,8 +69,13 @@ def crossplay_matrix(*, players: int = 2, setting: str | None = None) -> dict[st
         for a in (row, col):
             if a not in agents:
                 agents.append(a)
-        cells.setdefault(row, {})[col] = {"score": m.get("score"), "score_se": m.get("score_se"),
-                                          "games": m.get("games"), "run": run.pk}
+        cells.setdefault(row, {})[col] = {
+            "score": m.get("mean_hle_score", m.get("score")),
+            "score_se": m.get("hle_score_se", m.get("score_se")),
+            "games": m.get("games"),
+            "fireworks": m.get("mean_fireworks_score"),
+            "run": run.pk,
+        }
     diag = [cells[a][a]["score"] for a in agents if a in cells.get(a, {})]
     off = [c["score"] for r, row in cells.items() for k, c in row.items() if k != r]
     diag_mean = sum(diag) / len(diag) if diag else None

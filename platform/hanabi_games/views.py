@@ -39,14 +39,19 @@ def hanabi(request):
     for cfg in configs:
         key = f"{cfg[0]}p_{cfg[2]}"
         columns += [Column(key, f"{cfg[0]}p {cfg[2]}", numeric=True,
-                           title="mean fireworks score out of 25 ± SE; perfect-game and bomb-out rates below"),
+                           title="mean HLE score out of 25 (0 when the last life is lost) ± SE; "
+                                 "perfect-game and bomb-out rates and the fireworks total below"),
                     Column(f"{key}__se", f"{key} SE", hidden=True),
+                    Column(f"{key}__fireworks", f"{key} fireworks total (kept on bomb-out)",
+                           hidden=True),
                     Column(f"{key}__perfect", f"{key} perfect rate", hidden=True),
                     Column(f"{key}__bomb", f"{key} bomb-out rate", hidden=True),
                     Column(f"{key}__games", f"{key} games", hidden=True)]
     self_table = Table("hanabi-self", "Self-play", columns,
-                       caption="Mean score (0–25, kept on bomb-out) ± SE per number of players and prompt "
-                               "setting; below each: perfect-game rate and bomb-out rate.")
+                       caption="Mean HLE score (0–25, 0 when the last life is lost) ± SE per number "
+                               "of players and prompt setting; below each: perfect-game rate, "
+                               "bomb-out rate and the fireworks total (secondary: cards kept on a "
+                               "bomb-out).")
     for row in page.object_list:
         cells: dict[str, Any] = {"model": model_cell(row["model"])}
         for cfg in configs:
@@ -55,9 +60,13 @@ def hanabi(request):
                 continue
             key = f"{cfg[0]}p_{cfg[2]}"
             s = e.summary
+            fw = s.get("mean_fireworks_score")
+            fw_text = f" · fireworks {fw:.1f}" if isinstance(fw, (int, float)) else ""
             cells[key] = Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id),
-                              sub=f"perfect {pct(s.get('perfect_rate'), 0)} · bomb {pct(s.get('bomb_rate'), 0)}")
+                              sub=f"perfect {pct(s.get('perfect_rate'), 0)} · bomb "
+                                  f"{pct(s.get('bomb_rate'), 0)}{fw_text}")
             cells[f"{key}__se"] = Cell(e.score_se)
+            cells[f"{key}__fireworks"] = Cell(fw)
             cells[f"{key}__perfect"] = Cell(s.get("perfect_rate"))
             cells[f"{key}__bomb"] = Cell(s.get("bomb_rate"))
             cells[f"{key}__games"] = Cell(s.get("games"))
@@ -65,7 +74,11 @@ def hanabi(request):
 
     cross_table = Table("hanabi-cross", "Cross-play", [
         Column("model", "Model"), Column("players", "Players", numeric=True), Column("partners", "Partners"),
-        Column("score", "Score", numeric=True), Column("score_se", "SE", hidden=True),
+        Column("score", "HLE score", numeric=True,
+               title="mean HLE score out of 25 (0 when the last life is lost) ± SE"),
+        Column("score_se", "SE", hidden=True),
+        Column("fireworks", "Fireworks total", numeric=True,
+               title="secondary: mean cards on the fireworks, kept when the last life is lost"),
         Column("perfect", "Perfect", numeric=True), Column("bomb", "Bomb-out", numeric=True),
         Column("games", "Games", numeric=True),
     ])
@@ -75,7 +88,10 @@ def hanabi(request):
         partners = ", ".join(str(p) for p in (s.get("partners") or [])) or "—"
         cross_table.add(model=model_cell(e.model), players=Cell(s.get("players")),
                         partners=Cell(partners), score=Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id)),
-                        score_se=Cell(e.score_se), perfect=Cell(s.get("perfect_rate"), pct(s.get("perfect_rate"))),
+                        score_se=Cell(e.score_se),
+                        fireworks=Cell(s.get("mean_fireworks_score"), pm(s.get("mean_fireworks_score"),
+                                                                         s.get("fireworks_score_se"), 2)),
+                        perfect=Cell(s.get("perfect_rate"), pct(s.get("perfect_rate"))),
                         bomb=Cell(s.get("bomb_rate"), pct(s.get("bomb_rate"))), games=Cell(s.get("games")))
         heat[(e.model.display_name, f"{s.get('players')}p with {partners}")] = e.score
     charts = []
@@ -97,7 +113,7 @@ def hanabi(request):
                     ys.append(e.score)
                     es.append(e.score_se or 0.0)
             fig.add_bar(name=row["model"].display_name, x=xs, y=ys, error_y={"type": "data", "array": es})
-        fig.update_layout(barmode="group", title="Self-play mean score ± SE", **LAYOUT)
+        fig.update_layout(barmode="group", title="Self-play mean HLE score ± SE", **LAYOUT)
         fig.update_yaxes(range=[0, 25])
         charts.insert(0, chart(fig, "hanabi-self-chart"))
     return render_page(request, "hanabi_games/hanabi.html", {"page": page, "charts": charts},

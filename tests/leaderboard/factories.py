@@ -84,8 +84,8 @@ def hanabi_metrics(score: float, se: float = 0.5, *, players: int = 2, setting: 
                    mode: str = "self", partners: list[str] | None = None) -> dict[str, Any]:
     return {
         "score": score, "score_se": se, "n_items": 10, "n_failed": 0, "players": players,
-        "setting": setting, "mode": mode, "partners": partners or [], "mean_hle_score": score - 1,
-        "hle_score_se": se, "perfect_rate": 0.1, "bomb_rate": 0.2, "mean_turns": 60.0,
+        "setting": setting, "mode": mode, "partners": partners or [], "mean_hle_score": score,
+        "hle_score_se": se, "mean_fireworks_score": score + 1, "fireworks_score_se": se, "perfect_rate": 0.1, "bomb_rate": 0.2, "mean_turns": 60.0,
         "invalid_replies": 2, "fallbacks": 1, "mean_regret": None, "games": 10,
     }
 

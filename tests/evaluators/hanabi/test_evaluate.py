@@ -169,7 +169,10 @@ def test_aggregate_follows_the_metrics_contract():
     outcomes.append(StoredOutcome("seed-3", 0, "failed", None, {}, {}))
     metrics = EVALUATOR.aggregate(config=config, outcomes=outcomes)
     scores = [o.score for o in outcomes[:3]]
-    assert metrics["score"] == pytest.approx(sum(scores) / 3)
+    assert scores == [o.scores["hle_score"] for o in outcomes[:3]]  # the headline is HLE's
+    assert metrics["score"] == pytest.approx(sum(scores) / 3) == metrics["mean_hle_score"]
+    fireworks = [o.scores["fireworks_score"] for o in outcomes[:3]]
+    assert metrics["mean_fireworks_score"] == pytest.approx(sum(fireworks) / 3)
     assert metrics["score_se"] is not None and metrics["hle_score_se"] is not None
     assert metrics["n_items"] == 4 and metrics["n_failed"] == 1 and metrics["games"] == 3
     for key in ("players", "setting", "mode", "partners", "mean_hle_score", "perfect_rate",
