@@ -65,7 +65,10 @@ def game_frames(details: dict[str, Any]) -> dict[str, Any]:
             ],
             "fireworks": {COLOURS[i]: n for i, n in enumerate(game.fireworks)},
             "info_tokens": game.info_tokens, "lives": game.lives, "deck": game.deck_size,
-            "discards": [card_name(c) for c in game.discards], "score": game.fireworks_score,
+            "discards": [card_name(c) for c in game.discards],
+            # the HLE score (0 once the last life is lost) is the headline; the fireworks
+            # total (cards kept on a bomb-out) is shown next to it
+            "score": game.hle_score, "fireworks_total": game.fireworks_score,
         }
 
     for index, record in enumerate(moves):
@@ -86,9 +89,10 @@ def game_frames(details: dict[str, Any]) -> dict[str, Any]:
         parsed = info.get("parsed") or info.get("parsed_move")
         if not parsed and info.get("move_index") is not None:
             parsed = f"legal move #{info['move_index']}: {text}"
-        regret = info.get("regret")
-        if isinstance(regret, dict):
-            regret = regret.get("regret")
+        stored_regret = info.get("regret")
+        regret, regret_se = stored_regret, None
+        if isinstance(stored_regret, dict):
+            regret, regret_se = stored_regret.get("regret"), stored_regret.get("regret_se")
         frame["move"] = {
             "text": text, "describe": applied.describe(), "seat": applied.player,
             "agent": _text(info.get("agent"), 200), "rule": _text(info.get("rule"), 200),
@@ -97,8 +101,10 @@ def game_frames(details: dict[str, Any]) -> dict[str, Any]:
             "errors": [_text(e, 2000) for e in errors[:MAX_ATTEMPTS]],
             "parsed": _text(parsed),
             "fallback": bool(info.get("fallback")),
-            "fallback_reason": _text(info.get("fallback_reason") or ("; ".join(map(str, errors)) if info.get("fallback") else "")),
+            "fallback_reason": _text(info.get("fallback_rule") or info.get("fallback_reason")
+                                     or ("; ".join(map(str, errors)) if info.get("fallback") else "")),
             "regret": regret if isinstance(regret, (int, float)) else None,
+            "regret_se": regret_se if isinstance(regret_se, (int, float)) else None,
         }
         frames.append(frame)
     final = snapshot()

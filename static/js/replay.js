@@ -28,7 +28,8 @@
     document.getElementById("replay-position").textContent =
       "turn " + f.turn + " (" + (index + 1) + " of " + frames.length + ")";
     document.getElementById("replay-status").textContent =
-      "score " + f.score + " · hints " + f.info_tokens + " · lives " + f.lives + " · deck " + f.deck +
+      "HLE score " + f.score + (f.fireworks_total !== undefined && f.fireworks_total !== f.score ?
+        " (fireworks total " + f.fireworks_total + ")" : "") + " · hints " + f.info_tokens + " · lives " + f.lives + " · deck " + f.deck +
       (f.end ? " · game over: " + f.end : "");
     var fw = document.getElementById("replay-fireworks");
     fw.replaceChildren();
@@ -59,7 +60,9 @@
       if (f.move.parsed) { mv.appendChild(el("div", "", "parsed: " + f.move.parsed)); }
       if (f.move.reason) { mv.appendChild(el("div", "", "stated reason: " + f.move.reason)); }
       if (f.move.regret !== null && f.move.regret !== undefined) {
-        mv.appendChild(el("div", "", "regret: " + Number(f.move.regret).toFixed(2)));
+        mv.appendChild(el("div", "", "regret: " + Number(f.move.regret).toFixed(2) +
+          (f.move.regret_se !== null && f.move.regret_se !== undefined ?
+            " ± " + Number(f.move.regret_se).toFixed(2) + " (SE)" : "")));
       }
       (f.move.replies || []).forEach(function (reply, i) {
         var details = el("details", "reply");

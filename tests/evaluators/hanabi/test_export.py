@@ -78,3 +78,17 @@ def test_a_tampered_export_is_caught_on_replay():
     assert any("hle_score" in e for e in verify_export(record))
     record["moves"] = record["moves"][:-3]
     assert any("turns" in e for e in verify_export(record))
+
+
+def test_the_replay_viewer_headlines_the_hle_score_and_shows_regret_with_its_se():
+    from evaluators.hanabi.replay import game_frames
+
+    config = {"players": 2, "setting": None,
+              "regret": {"enabled": True, "rollouts": 2, "max_candidates": 3}}
+    out = stored(config, ModelConfig(slug="f", model="builtin/flawed"), "seed-0")
+    assert out["scores"]["bomb"]
+    frames = game_frames(out["details"])["frames"]
+    assert frames[-1]["score"] == 0 == out["scores"]["hle_score"]
+    assert frames[-1]["fireworks_total"] == out["scores"]["fireworks_score"]
+    moves = [fr["move"] for fr in frames[:-1]]
+    assert all(m["regret_se"] is not None for m in moves)
