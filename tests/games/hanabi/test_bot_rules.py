@@ -178,3 +178,14 @@ def test_tell_and_discard_rules_respect_the_token_limits():
     assert r.DISCARD_RANDOMLY(v) is None and r.OSAWA_DISCARD(v) is None
     assert r.DISCARD_OLDEST_FIRST(v) is None
     assert r.TELL_RANDOMLY(v) is not None
+
+
+def test_tell_dispensable_completes_a_half_known_card_that_is_already_played():
+    # R1 is on the table; p1 knows its card 0 is a "1" but not its colour: telling "red"
+    # shows it can go (Piers's TellDispensable, under four tokens in that agent)
+    game = stacked(2, "R1 Y3 G3 W3 B3", "R1 G4 W4 B4 Y4",
+                   moves=("(Play 0)", "(Reveal player +1 rank 3)", "(Reveal player +1 rank 1)",
+                          "(Reveal player +1 rank 3)"))
+    assert r.TELL_DISPENSABLE(view(game)) == "(Reveal player +1 color R)"
+    assert [rule.name for rule in make_bot("piers", seed=0, seat=0).rules][4] == \
+        "tell dispensable (info < 4)"
