@@ -371,6 +371,9 @@ class Gateway:
                 else:
                     response = await self._send(request, kwargs, key, outcome)
                 self._read(response, outcome, model.model)
+                # A provider (or a proxy) may echo the key in a successful reply: scrub it here,
+                # before the text reaches the cache, the call log, the item and its pages.
+                outcome.text = _scrub(outcome.text, api_key)
                 outcome.retry_reasons = tuple(reasons)
                 return outcome
             except asyncio.CancelledError:
@@ -598,6 +601,8 @@ def _retry_after(exc: BaseException) -> float | None:
 
 
 def _scrub(text: str, api_key: str | None) -> str:
-    if api_key:
+    """The text with every occurrence of the API key replaced. Keys shorter than 8 characters
+    are not real provider keys (and would blank ordinary words), so they are left alone."""
+    if api_key and len(api_key) >= 8 and api_key in text:
         text = text.replace(api_key, "***")
     return text
