@@ -380,7 +380,10 @@ class Gateway:
                 raise
             except Exception as exc:  # noqa: BLE001  (classified below; unknown means permanent)
                 permanent, name = _classify(exc)
-                message = _scrub(f"{name}: {exc}", api_key)
+                status = getattr(exc, "status_code", None)
+                # the status goes in the text: the public sees only "provider returned 403"
+                http = f" (HTTP {status})" if isinstance(status, int) else ""
+                message = _scrub(f"{name}{http}: {exc}", api_key)
                 timed_out = isinstance(exc, (litellm.Timeout, TimeoutError))
                 if timed_out:
                     outcome.timeouts = [*(outcome.timeouts or []), kwargs["timeout"]]

@@ -6,6 +6,7 @@ from typing import Any
 
 from catalog.models import Benchmark, ModelEntry
 from jobs.models import ItemResult, Job, Run
+from jobs.public_errors import error_public
 from leaderboard.models import FamilyScore, LeaderboardEntry
 
 
@@ -61,7 +62,7 @@ def run_json(r: Run, *, full: bool = False) -> dict[str, Any]:
 
 def item_json(i: ItemResult, *, full: bool = False) -> dict[str, Any]:
     data = {"id": i.pk, "run": i.run_id, "key": i.item_key, "sample_index": i.sample_index, "state": i.state,
-            "score": i.score, "attempts": i.attempts, "error": i.error,
+            "score": i.score, "attempts": i.attempts, "error": error_public(i.error),
             "finished_at": _iso(i.finished_at)}
     if full:
         data.update(scores=i.scores, details=i.details, transcript=i.transcript)

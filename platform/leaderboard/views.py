@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from catalog.models import Benchmark, ModelEntry
 from jobs.models import ItemResult, Run
+from jobs.public_errors import error_for
 from leaderboard.common_set import FamilyRanking, Point, rank_family
 from leaderboard.models import FamilyScore, LeaderboardEntry
 from leaderboard.page_cache import cached_page, fingerprint
@@ -346,7 +347,7 @@ def run_detail(request, pk):
         table.add(item_id=Cell(item.id), item=Cell(item.item_key, href=views[0][1]), sample=Cell(item.sample_index),
                   state=Cell(item.state, badge="bad" if item.state == "failed" else ""),
                   score=Cell(item.score, fmt(item.score, 3)), attempts=Cell(item.attempts),
-                  error=Cell(item.error[:200] or None),
+                  error=Cell(error_for(request.user, item.error)[:200] or None),
                   view=Cell(" · ".join(label for label, _ in views), href=views[-1][1]))
     return render_page(request, "leaderboard/run.html", {
         "run": run, "page": page, "state": state, "states": ItemResult.State.values,

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
 from jobs.models import ItemResult, LLMCall
+from jobs.public_errors import error_for
 from leaderboard.pages import fmt, money, render_page, run_url
 from leaderboard.tables import Cell, Column, Table
 from leaderboard.urls_helpers import item_url
@@ -79,10 +80,10 @@ def item_detail(request, pk: int):
                   tokens=Cell(call.input_tokens + call.output_tokens, f"{call.input_tokens:,} / {call.output_tokens:,}"),
                   cost=Cell(call.cost_usd, money(call.cost_usd)), latency=Cell(call.latency_ms),
                   cache=Cell(call.cache_hit, "yes" if call.cache_hit else "no"),
-                  error=Cell(call.error_class or None, f"{call.error_class}: {call.error_message[:200]}" if call.error_class else "—"))
+                  error=Cell(call.error_class or None, error_for(request.user, f"{call.error_class}: {call.error_message}")[:200] if call.error_class else "—"))
     details = json.dumps(item.details, indent=2, sort_keys=True, default=str)
     return render_page(request, "leaderboard/item.html", {
-        "item": item, "run": item.run, "entries": entries, "math": item.run.benchmark.family == "hipho", "views": item_url(item.pk, item.run.benchmark.family),
+        "item": item, "item_error": error_for(request.user, item.error), "run": item.run, "entries": entries, "math": item.run.benchmark.family == "hipho", "views": item_url(item.pk, item.run.benchmark.family),
         "details": details[:SHOWN_CHARS * 4], "details_truncated": len(details) > SHOWN_CHARS * 4,
         "scores": json.dumps(item.scores, indent=2, sort_keys=True, default=str),
         "run_url": run_url(item.run_id), "score": fmt(item.score, 3),

@@ -7,14 +7,14 @@ from __future__ import annotations
 import signal
 
 from catalog.models import ModelEntry
-from jobs import services
+from jobs import queue, services
 from jobs.models import Job, Run
 from tests.engine_races.conftest import django_process
 from tests.fixtures.services import wait_for
 
 FINISH_THEN_DIE_IN_AGGREGATION = """
 import os, signal
-from jobs import services
+from jobs import queue, services
 from jobs.models import ItemResult
 from jobs.runner import execute_item
 
@@ -30,7 +30,7 @@ for item_id in ItemResult.objects.filter(run__job_id=int(sys.argv[1])).values_li
 
 def test_the_reaper_finishes_a_run_whose_final_aggregation_was_killed(
         postgres, demo_exam, celery_worker, monkeypatch):
-    monkeypatch.setattr(services, "_dispatch", lambda job_id: None)  # the subprocess runs it
+    monkeypatch.setattr(queue, "enqueue_dispatch", lambda job_id: None)  # the subprocess runs it
     reference = ModelEntry.objects.get(litellm_model="builtin/reference")
     job = services.job_submit(models=[reference], benchmarks=[demo_exam], samples=1)
     run = job.runs.get()
