@@ -29,8 +29,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
-from rubrics.boxed import last_boxed, reference_content
+from rubrics import vlmevalkit
+from rubrics.boxed import boxed_contents, last_boxed, reference_content
 from rubrics.exam import Problem
 from rubrics.inequality import inequalities_equivalent, is_inequality
 from rubrics.lhs import names_conflict, split_form
@@ -39,6 +41,8 @@ from rubrics.numbers import numeric_match
 from rubrics.symbolic import equations_equivalent, expressions_equivalent
 
 GRADER_VERSION = "hipho-answer-2"
+GraderProfile = Literal["strict", "vlmevalkit"]
+GRADER_PROFILES: tuple[GraderProfile, ...] = ("strict", "vlmevalkit")
 
 # (given, reference, question) -> True/False, or None when the judge's reply was unusable
 AnswerJudge = Callable[[str, str, str], bool | None]
@@ -157,7 +161,8 @@ def _strict_rules(given: str, reference: str, unit: str | None) -> str | None:
             rule = _value_rules(g_final, r_body, unit, by_value=by_value)
             if rule:
                 return f"after_equals:{rule}" if tail else rule
-    if g.sides and r.sides:  # whole equations: rearrangements (symbolic, never by value alone)
+    same_name = g.name is not None and g.name == r.name  # the values above were authoritative
+    if g.sides and r.sides and not same_name:  # rearranged equations (never by value alone)
         if normalize(g.text, unit) == normalize(r.text, unit):
             return "string"
         if equations_equivalent(g.sides, r.sides):
@@ -191,9 +196,18 @@ def parse_verdict(reply: str) -> bool | None:
     return VERDICT_TOKENS.get(token)
 
 
-def grade_answers(reply: str, problem: Problem, *, judge: AnswerJudge | None = None) -> AnswerGrade:
-    """A = sum(points_i x correct_i) over the problem's reference answers."""
+def grade_answers(reply: str, problem: Problem, *, judge: AnswerJudge | None = None,
+                  profile: GraderProfile = "strict") -> AnswerGrade:
+    """A = sum(points_i x correct_i) over the problem's reference answers.
+
+    ``strict``: fewer boxes than answers are the first answers (the rest are ``missing``).
+    ``vlmevalkit``: the official cascade (rubrics.vlmevalkit), whose fewer boxes are the
+    LAST answers; the judge, if any, is the lenient one."""
+    if profile not in GRADER_PROFILES:
+        raise ValueError(f"unknown grader profile {profile!r}; expected one of {GRADER_PROFILES}")
     n = len(problem.answers)
+    if profile == "vlmevalkit":
+        return _grade_official(reply, problem, judge)
     given = last_boxed(reply, n)
     verdicts: list[AnswerVerdict] = []
     for i, (answer, points) in enumerate(zip(problem.answers, problem.points)):
@@ -210,6 +224,25 @@ def grade_answers(reply: str, problem: Problem, *, judge: AnswerJudge | None = N
         )
         verdicts.append(AnswerVerdict(i, ref, g, correct, rule, points))
     return AnswerGrade(tuple(verdicts), problem.full_marks, len(given))
+
+
+def _grade_official(reply: str, problem: Problem, judge: AnswerJudge | None) -> AnswerGrade:
+    boxes = boxed_contents(reply)
+    aligned = vlmevalkit.align_boxes(boxes, len(problem.answers))
+    verdicts: list[AnswerVerdict] = []
+    for i, (answer, points) in enumerate(zip(problem.answers, problem.points)):
+        ref = reference_content(answer) if answer.strip() else ""
+        g = aligned[i]
+        if not ref:
+            verdicts.append(AnswerVerdict(i, ref, g or None, False, "open_ended", points))
+            continue
+        if not boxes or not g:
+            # no box at all scores the problem 0; a padded slot is graded as "" and fails
+            verdicts.append(AnswerVerdict(i, ref, g or None, False, "missing", points))
+            continue
+        correct, rule = vlmevalkit.grade(g, ref, question=problem.question, judge=judge)
+        verdicts.append(AnswerVerdict(i, ref, g, correct, f"vlmevalkit:{rule}", points))
+    return AnswerGrade(tuple(verdicts), problem.full_marks, min(len(boxes), len(problem.answers)))
 
 
 def reference_reply(problem: Problem) -> str:

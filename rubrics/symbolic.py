@@ -17,6 +17,8 @@ digit sizes before parsing, and the operation count of the parsed expressions.
 from __future__ import annotations
 
 import cmath
+import functools
+import hashlib
 import random
 import re
 from typing import Any
@@ -50,8 +52,11 @@ class SymbolTable:
         self.names: dict[str, str] = {}
 
     def placeholder(self, key: str) -> str:
+        # named by content, not by order, so one side prepares to the same text in every
+        # comparison and its parse is reused from the cache
         if key not in self.names:
-            self.names[key] = f"\\mathit{{zz{len(self.names)}}}"
+            digest = hashlib.sha1(key.encode()).hexdigest()[:12]
+            self.names[key] = f"\\mathit{{zz{digest}}}"
         return self.names[key]
 
 
@@ -113,17 +118,39 @@ def _prepare(text: str, table: SymbolTable, functions: frozenset[str] = frozense
     return _substitute(s, table)
 
 
+@functools.lru_cache(maxsize=2048)
 def _parse(latex: str) -> Any:
-    """Parse one side; None when it is too big to work on (the operation bound)."""
+    """Parse one side; raise _Undecided when it is too big to work on (the operation bound).
+    Cached: a reference is compared with many replies, and the parser is the slow part."""
     import sympy
     from latex2sympy2_extended import latex2sympy
     from latex2sympy2_extended.latex2sympy2 import ConversionConfig
 
     config = ConversionConfig(lowercase_symbols=False, interpret_as_mixed_fractions=False)
-    expr = latex2sympy(latex, conversion_config=config)
+    try:
+        expr = _fast_parse(latex, config)
+    except Exception:  # noqa: BLE001 - SLL could not parse it: the full LL parse decides
+        expr = latex2sympy(latex, conversion_config=config)
     if not isinstance(expr, sympy.Basic) or sympy.count_ops(expr) > _MAX_OPS:
         raise _Undecided
     return expr
+
+
+def _fast_parse(latex: str, config: Any) -> Any:
+    """ANTLR's two-stage strategy: the SLL prediction mode first (an order of magnitude faster
+    on this grammar), the full LL mode only when SLL reports a syntax error. When SLL parses
+    without error its tree is the LL tree, so verdicts do not change; only the work does."""
+    from antlr4.atn.PredictionMode import PredictionMode
+    from latex2sympy2_extended import latex2sympy2 as l2s
+
+    class _SLL(l2s._Latex2Sympy):  # type: ignore[name-defined,misc]
+        def create_parser(self, latex_str: str) -> Any:
+            parser = super().create_parser(latex_str)
+            parser._interp.predictionMode = PredictionMode.SLL
+            return parser
+
+    text = l2s.normalize_latex(latex, l2s.NormalizationConfig())
+    return _SLL(None, None, False, config=config).parse(text)
 
 
 class _Undecided(Exception):
@@ -131,11 +158,13 @@ class _Undecided(Exception):
 
 
 def _functions_to_symbols(expr: Any) -> Any:
-    """f(r) -> one symbol per distinct application (f(r) and f(2 r) stay different)."""
+    """f(r) -> one symbol per distinct application (f(r) and f(2 r) stay different); a
+    derivative such as dp/dz likewise."""
     import sympy
     from sympy.core.function import AppliedUndef
 
-    mapping = {f: sympy.Symbol(f"fn[{f}]") for f in expr.atoms(AppliedUndef)}
+    applied = expr.atoms(AppliedUndef) | expr.atoms(sympy.Derivative)  # dp/dz: one quantity
+    mapping = {f: sympy.Symbol(f"fn[{f}]") for f in applied}
     return expr.xreplace(mapping) if mapping else expr
 
 
@@ -154,8 +183,12 @@ def _evaluate(exprs: list[Any], trials: int) -> list[list[complex]] | None:
     symbols = sorted(set().union(*(e.free_symbols for e in exprs)), key=str)
     rng = random.Random(20250711)
     rows: list[list[complex]] = []
-    for _ in range(trials * 2):
-        point = {s: sympy.Float(rng.uniform(0.35, 0.95)) for s in symbols}
+    for k in range(trials * 3):
+        # every other point spreads the quantities over four decades, so a tolerance on
+        # decimal coefficients cannot hide a wrong term next to a large constant (307 + T
+        # against 307 + T^2 differ little while T stays below 1)
+        point = {s: sympy.Float(rng.uniform(0.35, 0.95) if k % 2 == 0 else 10 ** rng.uniform(-2, 2))
+                 for s in symbols}
         try:
             values = [complex(sympy.N(e.xreplace(point), 15)) for e in exprs]
         except (TypeError, ValueError, ZeroDivisionError, OverflowError):
@@ -194,8 +227,13 @@ def _expressions_equal(a: Any, b: Any) -> bool | None:
 
 
 def _equations_equal(a: tuple[Any, Any], b: tuple[Any, Any]) -> bool | None:
-    """lhs1 - rhs1 and lhs2 - rhs2 proportional (a nonzero constant ratio)."""
-    tol = REL_TOL if _has_float(*a, *b) else _MATCH_TOL
+    """lhs1 - rhs1 and lhs2 - rhs2 proportional (a nonzero constant ratio). The tolerance is
+    the strict one even with decimal coefficients: a ratio of differences can stay near 1
+    while a coefficient is far off (the value rules compare named equations' right sides at
+    2e-3). An equation without quantities (e.g. 2 = 3) is left undecided."""
+    tol = _MATCH_TOL
+    if not (_symbols(a[0]) | _symbols(a[1])) or not (_symbols(b[0]) | _symbols(b[1])):
+        return None
     rows = _evaluate([a[0], a[1], b[0], b[1]], _TRIALS)
     if rows is None:
         return None
