@@ -29,17 +29,90 @@ CHESS_CLASSES = ("best", "excellent", "good", "inaccuracy", "mistake", "blunder"
 CHESS_COLOURS = ("#1a7f37", "#4caf50", "#9ccc65", "#f5c518", "#f08c00", "#c62828")
 
 
+TASK_LABELS = {"best_move": "Best move", "mc_best": "Pick the best", "mc_worst": "Pick the worst",
+               "legal_moves": "Legal moves", "puzzles": "Puzzles"}
+
+
+def _opponents_text(by_opponent: Any) -> tuple[str, list[dict[str, Any]]]:
+    """'stockfish-elo-1350 2-1-1 (2.5/4)' per opponent: W-D-L when the run recorded them, else points."""
+    if not isinstance(by_opponent, dict):
+        return "", []
+    parts, rows = [], []
+    for name, d in sorted(by_opponent.items()):
+        if not isinstance(d, dict):
+            continue
+        games, points = d.get("games"), d.get("points")
+        w, dr, lo = d.get("wins"), d.get("draws"), d.get("losses")
+        wdl = f"{w}-{dr}-{lo} " if None not in (w, dr, lo) else ""
+        parts.append(f"{name} {wdl}({fmt(points, 1)}/{games})")
+        rows.append({"opponent": name, "games": games, "points": points, "wins": w, "draws": dr, "losses": lo})
+    return " · ".join(parts), rows
+
+
 @cached_page
 def chess(request):
     base = LeaderboardEntry.objects.filter(family="chess").select_related("model").only(*ENTRY_FIELDS)
     tasks = sorted(set(base.values_list("group", flat=True).distinct()))
     task = request.GET.get("task", "")
+    # one row per model, the tasks as columns (the numbers are the chess evaluator's, per run)
+    by_model: dict[int, dict[str, LeaderboardEntry]] = {}
+    models: dict[int, Any] = {}
+    for e in base.order_by("id"):
+        by_model.setdefault(e.model_id, {})[e.group] = e
+        models[e.model_id] = e.model
+    move_tasks = [t for t in tasks if t != "games" and (not task or t == task)]
+
+    def order(model_id: int):
+        games = by_model[model_id].get("games")
+        first = next((by_model[model_id][t] for t in move_tasks if t in by_model[model_id]), None)
+        return (games is None or games.score is None, -(games.score or 0) if games else 0,
+                -(first.score or 0) if first and first.score is not None else 0, models[model_id].display_name)
+
+    page = paginate(request, sorted(by_model, key=order))
+    columns = [Column("model", "Model")]
+    for t in move_tasks:
+        columns += [Column(t, TASK_LABELS.get(t, t), numeric=True, title="score (%) ± SE; accuracy below"),
+                    Column(f"{t}_se", f"{t} SE", hidden=True)]
+    if "games" in tasks and (not task or task == "games"):
+        columns += [Column("elo", "Elo", numeric=True, title="Elo from the games ± SE; 95% interval below"),
+                    Column("elo_se", "Elo SE", hidden=True),
+                    Column("elo_ci95", "Elo 95% interval", hidden=True, split=("low", "high")),
+                    Column("wdl", "W / D / L", numeric=True, split=("W", "D", "L")),
+                    Column("opponents", "Opponents (W-D-L, points/games)")]
+    table = Table("chess-models", "Chess: one row per model", columns,
+                  caption="Each task column: the model's score on that task (% ± SE), accuracy below. "
+                          "Elo from games against the named opponents, with W/D/L overall and per opponent.")
+    for model_id in page.object_list:
+        row = by_model[model_id]
+        cells: dict[str, Any] = {"model": model_cell(models[model_id])}
+        for t in move_tasks:
+            e = row.get(t)
+            if e is None:
+                cells[t] = Cell(None)
+                continue
+            acc = e.summary.get("accuracy")
+            cells[t] = Cell(e.score, pm(e.score, e.score_se, 1), href=run_url(e.run_id),
+                            sub=f"acc. {fmt(acc, 1)}" if acc is not None else "")
+            cells[f"{t}_se"] = Cell(e.score_se)
+        g = row.get("games")
+        if g is not None:
+            s = g.summary
+            text, _ = _opponents_text(s.get("by_opponent"))
+            cells.update(
+                elo=Cell(g.score, pm(g.score, g.score_se, 0), href=run_url(g.run_id),
+                         sub=f"[{fmt(g.score_lo, 0)}, {fmt(g.score_hi, 0)}]"),
+                elo_se=Cell(g.score_se), elo_ci95=Cell([g.score_lo, g.score_hi]),
+                wdl=Cell([s.get("wins"), s.get("draws"), s.get("losses")],
+                         f"{s.get('wins', '—')} / {s.get('draws', '—')} / {s.get('losses', '—')}"),
+                opponents=Cell(text or None, text or "—"))
+        table.add(**cells)
+
+    detail_qs = base.exclude(group="games").order_by("-score", "id")
     if task:
-        base = base.filter(group=task)
-    # sorted and paged in the database: only the rows shown are loaded
-    page = paginate(request, base.exclude(group="games").order_by("-score", "id"))
-    move_entries = list(page.object_list)
-    table = Table("chess-tasks", "Move tasks", [
+        detail_qs = detail_qs.filter(group=task)
+    detail_entries = list(detail_qs[:TOP_ROWS] if not request.GET.get("download") else detail_qs)
+    move_entries = detail_entries
+    details = Table("chess-tasks", f"Move tasks in detail (top {TOP_ROWS} by score)", [
         Column("model", "Model"), Column("task", "Task"), Column("score", "Score", numeric=True),
         Column("score_se", "SE", hidden=True), Column("accuracy", "Accuracy", numeric=True),
         Column("acpl", "ACPL", numeric=True, title="average centipawn loss"),
@@ -48,31 +121,19 @@ def chess(request):
         Column("parse_failures", "Parse failures", numeric=True, optional=True),
         Column("percentile", "Percentile rank", numeric=True, optional=True),
     ])
-    for e in page.object_list:
+    for e in detail_entries:
         s = e.summary
-        table.add(model=model_cell(e.model), task=Cell(e.group),
-                  score=Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id)), score_se=Cell(e.score_se),
-                  accuracy=Cell(s.get("accuracy"), fmt(s.get("accuracy"), 1), href=run_url(e.run_id)),
-                  acpl=Cell(s.get("acpl"), fmt(s.get("acpl"), 1), href=run_url(e.run_id)),
-                  legal_first=Cell(s.get("legal_first_try"), pct(s.get("legal_first_try"))),
-                  legal_final=Cell(s.get("legal_final"), pct(s.get("legal_final"))),
-                  hallucination=Cell(s.get("hallucination_rate"), pct(s.get("hallucination_rate"))),
-                  parse_failures=Cell(s.get("parse_failures")),
-                  percentile=Cell(s.get("percentile_rank_mean"), fmt(s.get("percentile_rank_mean"), 1)))
-
-    games = list(base.filter(group="games").order_by("-score", "id")[:TOP_ROWS]) if not request.GET.get("download") \
-        else list(base.filter(group="games").order_by("-score", "id"))
-    elo_table = Table("chess-elo", f"Games: Elo (top {TOP_ROWS})", [
-        Column("model", "Model"), Column("elo", "Elo", numeric=True), Column("elo_se", "SE", hidden=True),
-        Column("ci95", "95% interval", numeric=True), Column("wdl", "W / D / L", numeric=True),
-    ])
-    for e in games:
-        s = e.summary
-        elo_table.add(model=model_cell(e.model), elo=Cell(e.score, pm(e.score, e.score_se, 0), href=run_url(e.run_id)),
-                      elo_se=Cell(e.score_se),
-                      ci95=Cell([e.score_lo, e.score_hi], f"[{fmt(e.score_lo, 0)}, {fmt(e.score_hi, 0)}]"),
-                      wdl=Cell([s.get("wins"), s.get("draws"), s.get("losses")],
-                               f"{s.get('wins', '—')} / {s.get('draws', '—')} / {s.get('losses', '—')}"))
+        details.add(model=model_cell(e.model), task=Cell(e.group),
+                    score=Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id)), score_se=Cell(e.score_se),
+                    accuracy=Cell(s.get("accuracy"), fmt(s.get("accuracy"), 1), href=run_url(e.run_id)),
+                    acpl=Cell(s.get("acpl"), fmt(s.get("acpl"), 1), href=run_url(e.run_id)),
+                    legal_first=Cell(s.get("legal_first_try"), pct(s.get("legal_first_try"))),
+                    legal_final=Cell(s.get("legal_final"), pct(s.get("legal_final"))),
+                    hallucination=Cell(s.get("hallucination_rate"), pct(s.get("hallucination_rate"))),
+                    parse_failures=Cell(s.get("parse_failures")),
+                    percentile=Cell(s.get("percentile_rank_mean"), fmt(s.get("percentile_rank_mean"), 1)))
+    games = sorted((r["games"] for r in by_model.values() if "games" in r and r["games"].score is not None),
+                   key=lambda e: -e.score)[:TOP_ROWS]
 
     puzzle_qs = base.filter(group="puzzles").order_by("-score", "id")
     puzzles = [e for e in (puzzle_qs if request.GET.get("download") else puzzle_qs[:TOP_ROWS])
@@ -119,7 +180,7 @@ def chess(request):
         charts.append(chart(fig, "chess-puzzle-chart"))
     return render_page(request, "chess_positions/chess.html", {
         "page": page, "tasks": tasks, "task": task, "charts": charts,
-    }, [table, elo_table, band_table])
+    }, [table, details, band_table])
 
 
 def _band_key(band: str):

@@ -8,10 +8,11 @@ import plotly.graph_objects as go
 from django.http import Http404
 
 from evaluators.hanabi.replay import ReplayError, game_frames
+from hanabi_games.matrix import crossplay_from_entries
 from leaderboard.family_pages import LAYOUT, family_entries, model_cell
 from leaderboard.models import LeaderboardEntry
 from leaderboard.page_cache import cached_page
-from leaderboard.pages import chart, paginate, pct, pm, render_page, run_url
+from leaderboard.pages import chart, fmt, paginate, pct, pm, render_page, run_url
 from leaderboard.tables import Cell, Column, Table
 from leaderboard.views_items import item_for_viewer
 
@@ -82,7 +83,6 @@ def hanabi(request):
         Column("perfect", "Perfect", numeric=True), Column("bomb", "Bomb-out", numeric=True),
         Column("games", "Games", numeric=True),
     ])
-    heat: dict[tuple[str, str], float | None] = {}
     for e in sorted(cross_entries, key=lambda x: -(x.score or 0)):
         s = e.summary
         partners = ", ".join(str(p) for p in (s.get("partners") or [])) or "—"
@@ -93,15 +93,13 @@ def hanabi(request):
                                                                          s.get("fireworks_score_se"), 2)),
                         perfect=Cell(s.get("perfect_rate"), pct(s.get("perfect_rate"))),
                         bomb=Cell(s.get("bomb_rate"), pct(s.get("bomb_rate"))), games=Cell(s.get("games")))
-        heat[(e.model.display_name, f"{s.get('players')}p with {partners}")] = e.score
+    matrix = crossplay_from_entries(entries, players=_int(request.GET.get("players")),
+                                    setting=request.GET.get("setting") or None)
     charts = []
-    if heat:
-        ys = sorted({k[0] for k in heat})
-        xs = sorted({k[1] for k in heat})
-        fig = go.Figure(go.Heatmap(z=[[heat.get((y, x)) for x in xs] for y in ys], x=xs, y=ys,
-                                   colorscale="Viridis", zmin=0, zmax=25, colorbar={"title": "score"}))
-        fig.update_layout(title="Cross-play: mean score by model and partners", **LAYOUT)
-        charts.append(chart(fig, "hanabi-cross-heatmap"))
+    tables = [self_table, cross_table]
+    if matrix["agents"] and any(k != r for r, row in matrix["cells"].items() for k in row):
+        charts.append(chart(_heatmap(matrix), "hanabi-cross-heatmap"))
+        tables.append(_matrix_table(matrix))
     if configs and ordered:
         fig = go.Figure()
         for row in ordered[:10]:
@@ -116,8 +114,60 @@ def hanabi(request):
         fig.update_layout(barmode="group", title="Self-play mean HLE score ± SE", **LAYOUT)
         fig.update_yaxes(range=[0, 25])
         charts.insert(0, chart(fig, "hanabi-self-chart"))
-    return render_page(request, "hanabi_games/hanabi.html", {"page": page, "charts": charts},
-                       [self_table, cross_table])
+    return render_page(request, "hanabi_games/hanabi.html", {"page": page, "charts": charts, "matrix": matrix},
+                       tables)
+
+
+def _int(raw: str | None) -> int | None:
+    try:
+        return int(raw) if raw else None
+    except ValueError:
+        return None
+
+
+def _heatmap(matrix: dict[str, Any]) -> go.Figure:
+    """The agent x agent matrix `manage.py hanabi_matrix` prints: rows play with the column agent;
+    each cell shows the mean score, its SE and the number of games (diagonal = self-play)."""
+    agents = matrix["agents"]
+    z, text = [], []
+    for row in agents:
+        zr, tr = [], []
+        for col in agents:
+            c = matrix["cells"].get(row, {}).get(col)
+            zr.append(c["score"] if c else None)
+            tr.append(f"{c['score']:.1f}<br>± {fmt(c['score_se'], 1)}<br>n={c['games']}" if c and c["score"] is not None else "")
+        z.append(zr)
+        text.append(tr)
+    fig = go.Figure(go.Heatmap(z=z, x=agents, y=agents, text=text, texttemplate="%{text}", textfont={"size": 11},
+                               colorscale="Viridis", zmin=0, zmax=25, colorbar={"title": {"text": "score"}, "thickness": 12},
+                               hovertemplate="%{y} with %{x}: %{z:.2f}<extra></extra>", xgap=2, ygap=2))
+    fig.update_layout(title=f"Cross-play, {matrix['players']} players: mean score (± SE, n games)",
+                      **{**LAYOUT, "height": max(380, 90 + 60 * len(agents)), "margin": {"l": 120, "r": 20, "t": 50, "b": 110}})
+    fig.update_xaxes(title_text="partner (column)", side="bottom", tickangle=-30)
+    fig.update_yaxes(title_text="agent (row)", autorange="reversed")
+    return fig
+
+
+def _matrix_table(matrix: dict[str, Any]) -> Table:
+    agents = matrix["agents"]
+    columns = [Column("agent", "Agent \\ partner")]
+    for a in agents:
+        columns += [Column(a, a, numeric=True), Column(f"{a}__se", f"{a} SE", hidden=True),
+                    Column(f"{a}__n", f"{a} games", hidden=True)]
+    table = Table("hanabi-matrix", f"Cross-play matrix, {matrix['players']} players", columns,
+                  caption="Row agent playing with the column agent: mean score ± SE (games); the diagonal is "
+                          f"self-play. Self-play mean {fmt(matrix['diagonal_mean'], 2)}, cross-play mean "
+                          f"{fmt(matrix['off_diagonal_mean'], 2)}.")
+    for row in agents:
+        cells: dict[str, Any] = {"agent": Cell(row)}
+        for col in agents:
+            c = matrix["cells"].get(row, {}).get(col)
+            if c:
+                cells[col] = Cell(c["score"], pm(c["score"], c["score_se"], 2), sub=f"n={c['games']}")
+                cells[f"{col}__se"] = Cell(c["score_se"])
+                cells[f"{col}__n"] = Cell(c["games"])
+        table.add(**cells)
+    return table
 
 
 

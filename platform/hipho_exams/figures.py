@@ -33,15 +33,42 @@ def _exam(exam_id: str, benchmark_ids: list[int]):
     return None
 
 
+def problem_labels(problem_ids: list[str]) -> dict[str, str]:
+    """Short column labels: the exam name every id starts with is left out ('IPhO_2025_1_A_1' on
+    the IPhO 2025 page is '1.A.1')."""
+    ids = [str(i) for i in problem_ids]
+    prefix = ""
+    if len(ids) > 1:
+        first, last = min(ids), max(ids)
+        n = 0
+        while n < min(len(first), len(last)) and first[n] == last[n]:
+            n += 1
+        prefix = first[:n]
+        prefix = prefix[: prefix.rfind("_") + 1] if "_" in prefix else ""
+    return {i: (i[len(prefix):] or i).replace("_", ".") for i in ids}
+
+
 def exam_figures(exam_id: str, benchmark_ids: list[int]) -> list[dict[str, Any]]:
+    """Each figure file once (several problems often share one), captioned with the problems it
+    belongs to rather than its file name."""
     exam = _exam(exam_id, benchmark_ids)
     if exam is None:
         return []
-    out = []
+    labels = problem_labels([p.id for p in exam.problems])
+    by_file: dict[str, dict[str, Any]] = {}
     for p_index, problem in enumerate(exam.problems):
         for f_index, rel in enumerate(problem.figures):
-            if Path(rel).suffix.lower() in IMAGE_TYPES:
-                out.append({"problem": problem.id, "p": p_index, "f": f_index, "caption": f"{problem.id}: {Path(rel).name}"})
+            if Path(rel).suffix.lower() not in IMAGE_TYPES:
+                continue
+            key = str(Path(rel).as_posix()).lower()
+            fig = by_file.setdefault(key, {"problem": problem.id, "p": p_index, "f": f_index, "problems": []})
+            if labels[problem.id] not in fig["problems"]:
+                fig["problems"].append(labels[problem.id])
+    out = []
+    for n, fig in enumerate(by_file.values(), start=1):
+        names = fig["problems"]
+        fig["caption"] = f"Figure {n}: problem{'s' if len(names) > 1 else ''} {', '.join(names)}"
+        out.append(fig)
     return out
 
 

@@ -9,10 +9,11 @@ from typing import Any
 import plotly.graph_objects as go
 from django.http import Http404
 
+from hipho_exams.figures import problem_labels
 from leaderboard.family_pages import LAYOUT, entries_by_model, family_entries, model_cell
 from leaderboard.models import LeaderboardEntry
 from leaderboard.page_cache import cached_page
-from leaderboard.pages import chart, fmt, paginate, pct, pm, render_page, run_url
+from leaderboard.pages import chart, fmt, interval_text, paginate, pct, pm, render_page, run_url
 from leaderboard.tables import Cell, Column, Table
 
 MEDALS = ("gold", "silver", "bronze")
@@ -32,7 +33,8 @@ def hipho(request):
     for row in rows:
         counts = {m: 0 for m in MEDALS}
         expected = {m: 0.0 for m in MEDALS}
-        for e in row["cells"].values():
+        sanity = any(e.summary.get("sanity_check") for e in row["cells"].values())
+        for e in ([] if sanity else row["cells"].values()):  # the sanity check wins no medal
             medal = e.summary.get("medal")
             if medal in counts:
                 counts[medal] += 1
@@ -56,8 +58,9 @@ def hipho(request):
                        title="sum over exams of the bootstrap probability of a gold medal"),
                 Column("expected_medals", "Expected medals", numeric=True)]
     table = Table("hipho-medals", "HiPhO medal table", columns,
-                  caption="Each cell: exam score (points, ± SE). Hover a cell for the bootstrap medal "
-                          "probabilities. The first rows are the human cut-offs and the top human score.")
+                  caption="Each cell: exam score (points, ± SE) with the medal it earns; the bootstrap medal "
+                          "probabilities are on the exam's page and in the downloads. The first rows are the "
+                          "human cut-offs and the top human score; the grader sanity check is never a medallist.")
     for kind, label in (("gold", "Gold cut-off"), ("silver", "Silver cut-off"),
                         ("bronze", "Bronze cut-off"), ("top_human", "Top human")):
         cells: dict[str, Any] = {"model": Cell(label)}
@@ -67,6 +70,7 @@ def hipho(request):
         table.add(_css="human", **cells)
     for row in page.object_list:
         cells = {"model": model_cell(row["model"])}
+        sanity = any(e.summary.get("sanity_check") for e in row["cells"].values())
         for exam_id in exam_ids:
             e = row["cells"].get(exam_id)
             if e is None:
@@ -75,17 +79,18 @@ def hipho(request):
             probs = e.summary.get("medal_probs") or {}
             title = " · ".join(f"P({m}) {fmt(probs.get(m), 2)}" for m in (*MEDALS, "none") if m in probs)
             cells[exam_id] = Cell(e.score, fmt(e.score, 1), href=run_url(e.run_id),
-                                  badge=medal if medal in MEDALS else "", title=title,
+                                  badge=medal if medal in MEDALS and not sanity else "", title=title,
                                   sub=f"± {fmt(e.score_se, 1)}" if e.score_se is not None else "")
-            cells[f"{exam_id}__medal"] = Cell(medal)
+            cells[f"{exam_id}__medal"] = Cell(None if sanity else medal)
             cells[f"{exam_id}__p_gold"] = Cell(probs.get("gold"))
         for m in MEDALS:
-            cells[m] = Cell(row["counts"][m])
+            cells[m] = Cell(None if sanity else row["counts"][m])
         cells["expected_gold"] = Cell(round(row["expected"]["gold"], 3), fmt(row["expected"]["gold"], 2))
         total = sum(row["expected"].values())
         cells["expected_medals"] = Cell(round(total, 3), fmt(total, 2))
-        # the reference baseline checks the grader; it is shown, but marked apart
-        sanity = any(e.summary.get("sanity_check") for e in row["cells"].values())
+        # the reference baseline checks the grader; it is shown, but marked apart and wins nothing
+        if sanity:
+            cells["model"] = Cell(row["model"].display_name, href=cells["model"].href, sub="grader sanity check")
         table.add(_css="sanity" if sanity else "", **cells)
 
     top = rows[:25]
@@ -133,7 +138,8 @@ def hipho_exam(request, exam_id: str):
         summary_table.add(
             model=model_cell(e.model), score=Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id)),
             score_se=Cell(e.score_se),
-            ci95=Cell([e.score_lo, e.score_hi], f"[{fmt(e.score_lo, 2)}, {fmt(e.score_hi, 2)}]"),
+            ci95=Cell([e.score_lo, e.score_hi], interval_text(e.score_lo, e.score_hi, e.score_se, 2),
+                      title="95% bootstrap interval over the samples"),
             medal=Cell(medal, "" if medal in MEDALS else (medal or "—"), badge=medal if medal in MEDALS else ""),
             p_gold=Cell(probs.get("gold"), fmt(probs.get("gold"), 2)),
             p_silver=Cell(probs.get("silver"), fmt(probs.get("silver"), 2)),
@@ -146,15 +152,17 @@ def hipho_exam(request, exam_id: str):
         for pid, p in probs_of_model.items():
             problems.setdefault(pid, {"full": p.get("full")})
     problem_ids = sorted(problems, key=_natural)
+    short = problem_labels(problem_ids)
     columns = [Column("model", "Model")]
     for pid in problem_ids:
-        columns += [Column(pid, f"{pid} ({fmt(problems[pid]['full'], 1)} pts)", numeric=True,
+        columns += [Column(pid, f"{short[pid]} ({fmt(problems[pid]['full'], 1)} pt)", numeric=True,
                            title="P = max(answer-level A, step-level S); below: A, S and the winning scheme"),
                     Column(f"{pid}__A", f"{pid} A", hidden=True), Column(f"{pid}__S", f"{pid} S", hidden=True),
                     Column(f"{pid}__scheme", f"{pid} scheme", hidden=True)]
     problem_table = Table("hipho-exam-problems", "Per-problem points", columns,
                           caption="P is the problem score; A answer-level points, S step-level (marking "
-                                  "scheme) points, and which official scheme scored best.")
+                                  "scheme) points, and which official scheme scored best. Columns are the "
+                                  "problems of this exam (part.question).")
     for e, probs_of_model in per_model:
         cells: dict[str, Any] = {"model": model_cell(e.model)}
         for pid in problem_ids:
@@ -170,7 +178,7 @@ def hipho_exam(request, exam_id: str):
         problem_table.add(**cells)
     fig = go.Figure()
     for e, probs_of_model in per_model[:10]:
-        fig.add_bar(name=e.model.display_name, x=problem_ids,
+        fig.add_bar(name=e.model.display_name, x=[short[pid] for pid in problem_ids],
                     y=[(probs_of_model.get(pid) or {}).get("P") for pid in problem_ids])
     fig.update_layout(barmode="group", title="Points per problem", **LAYOUT)
     return render_page(request, "hipho_exams/hipho_exam.html", {

@@ -11,8 +11,11 @@ from leaderboard.pages import model_url
 from leaderboard.tables import Cell
 
 TOP_ROWS = 50  # rows of a secondary table shown on a page (downloads carry all)
-LAYOUT = {"template": "plotly_white", "height": 380, "margin": {"l": 50, "r": 20, "t": 40, "b": 80},
-          "font": {"size": 12}, "legend": {"orientation": "h", "y": -0.25}}
+# The legend sits above the plot, under the title (the top margin holds both), so it never runs
+# into rotated tick labels or an axis title below the plot.
+LAYOUT = {"template": "plotly_white", "height": 400, "margin": {"l": 55, "r": 20, "t": 95, "b": 70},
+          "font": {"size": 12},
+          "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0}}
 
 # the columns the family pages read: skipping timestamps and model settings halves the cost
 ENTRY_FIELDS = ("model_id", "benchmark_id", "part", "group", "label", "run_id", "score", "score_se",

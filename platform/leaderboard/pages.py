@@ -77,6 +77,16 @@ def pm(score: Any, se: Any, digits: int = 1) -> str:
     return f"{fmt(score, digits)} ± {fmt(se, digits)}"
 
 
+def interval_text(lo: Any, hi: Any, se: Any = 0.0, digits: int = 2) -> str:
+    """"[lo, hi]", or "one sample" where a zero-width interval only means nothing was repeated
+    (no SE either: one sample per problem), never a measured certainty."""
+    if finite(lo) is None or finite(hi) is None:
+        return "—"
+    if finite(se) is None and abs(float(hi) - float(lo)) < 1e-9:
+        return "one sample"
+    return f"[{fmt(lo, digits)}, {fmt(hi, digits)}]"
+
+
 def pct(rate: Any, digits: int = 1) -> str:
     number = finite(rate)
     return "—" if number is None else f"{100.0 * number:.{digits}f}%"

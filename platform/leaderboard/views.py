@@ -17,6 +17,7 @@ from leaderboard.models import FamilyScore, LeaderboardEntry
 from leaderboard.page_cache import cached_page, fingerprint
 from leaderboard.pages import (
     fmt,
+    interval_text,
     model_url,
     money,
     paginate,
@@ -320,7 +321,7 @@ def benchmark_detail(request, pk):
                   part=Cell(e.part or None, e.label if e.part else "—"),
                   score=Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id)),
                   score_se=Cell(e.score_se),
-                  interval=Cell([e.score_lo, e.score_hi], f"[{fmt(e.score_lo, 2)}, {fmt(e.score_hi, 2)}]"),
+                  interval=Cell([e.score_lo, e.score_hi], interval_text(e.score_lo, e.score_hi, e.score_se, 2)),
                   run=Cell(e.run_id))
     return render_page(request, "leaderboard/benchmark.html", {
         "benchmark": benchmark, "config_json": json.dumps(benchmark.config, indent=2, sort_keys=True),

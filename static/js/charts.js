@@ -8,7 +8,11 @@
       var source = document.getElementById(div.dataset.chart);
       if (!source) { return; }
       var fig = JSON.parse(source.textContent);
-      Plotly.newPlot(div, fig.data || [], fig.layout || {}, { responsive: true, displaylogo: false })
+      // On a phone the mode bar would sit on the title (and a touch screen has no hover to hide
+      // it again): no mode bar there; elsewhere it shows while the pointer is over the chart.
+      var narrow = window.matchMedia("(max-width: 700px)").matches;
+      Plotly.newPlot(div, fig.data || [], fig.layout || {},
+                     { responsive: true, displaylogo: false, displayModeBar: narrow ? false : "hover" })
         .then(function () { div.dataset.drawn = "1"; });
     });
   }

@@ -75,4 +75,4 @@ def test_downloads_are_offered_for_every_table(live_server, page):
     assert page.locator('a[data-download="csv"]').count() == tables
     with page.expect_download() as info:
         page.locator('a[data-download="csv"]').first.click()
-    assert info.value.suggested_filename == "chess-tasks.csv"
+    assert info.value.suggested_filename == "chess-models.csv"

@@ -70,14 +70,18 @@ def test_exam_page_shows_answer_and_step_points_and_winning_scheme(client, site)
 def test_hanabi_page_has_self_play_cells_cross_play_and_heatmap(client, site):
     html = client.get(reverse("leaderboard:hanabi")).content.decode()
     assert "12.50 ± 0.50" in html and "perfect 10% · bomb 20%" in html
-    assert "2p with beta" in html
-    assert 'data-chart="hanabi-cross-heatmap-data"' in html
+    # the heatmap is the agent x partner matrix: alpha's row, beta's column
+    assert '"x":["alpha","beta"' in html.replace(" ", "") and "n=10" in html
+    assert 'data-chart="hanabi-cross-heatmap-data"' in html and 'data-table="hanabi-matrix"' in html
 
 
 def test_chess_page_shows_metrics_elo_interval_and_bands_and_filters_by_task(client, site):
     html = client.get(reverse("leaderboard:chess")).content.decode()
     assert "71.5" in html and "48.2" in html and "90.0%" in html and "5.0%" in html
     assert "[1,350, 1,650]" in html  # alpha Elo 1500 with its 95% interval
+    # one row per model, the tasks as columns
+    models = html.split('data-table="chess-models"')[1].split("</table>")[0]
+    assert models.count('href="/models/alpha/"') == 1 and "Best move" in models and "Puzzles" in models
     assert "80% (4/5)" in html
     only_puzzles = client.get(reverse("leaderboard:chess"), {"task": "puzzles"}).content.decode()
     table = only_puzzles.split('data-table="chess-tasks"')[1].split("</table>")[0]
@@ -115,3 +119,16 @@ def test_plotly_is_served_locally(client):
     assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
     head = b"".join(response.streaming_content)[:2000]
     assert b"plotly" in head.lower()
+
+
+def test_chess_page_names_the_opponents_of_each_model(client):
+    m, b = f.model("solo"), f.benchmark("chess/games", "chess")
+    metrics = {**f.chess_metrics(1400.0, 90.0, task="games"),
+               "by_opponent": {"stockfish-elo-1350": {"games": 2, "points": 1.5, "elo": 1350},
+                               "random": {"games": 2, "points": 2.0, "elo": 400, "wins": 2, "draws": 0, "losses": 0}}}
+    f.run(m, b, metrics)
+    html = client.get(reverse("leaderboard:chess")).content.decode()
+    row = html.split('data-table="chess-models"')[1].split("</table>")[0]
+    assert "random 2-0-0 (2.0/2) · stockfish-elo-1350 (1.5/2)" in row and "3 / 2 / 5" in row
+    rows = client.get(reverse("leaderboard:chess"), {"download": "chess-models", "format": "json"}).json()["rows"]
+    assert (rows[0]["wdl_w"], rows[0]["wdl_d"], rows[0]["wdl_l"]) == (3, 2, 5)
