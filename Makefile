@@ -8,7 +8,7 @@ export REDIS_URL
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 PORT ?= 8000
 
-.PHONY: demo test install system-deps redis-up migrate lint bench clean
+.PHONY: demo test install system-deps redis-up migrate lint bench clean compose-smoke
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -39,6 +39,11 @@ demo: install redis-up migrate
 lint: install
 	$(BIN)/ruff check games rubrics evaluators platform tests bench
 	$(BIN)/mypy
+
+# Builds and runs docker-compose.yml in production mode (podman or Docker), runs a job on all
+# three families against the fake model while scaling workers, checks every page, tears down.
+compose-smoke:
+	@bash scripts/compose_smoke.sh
 
 clean:
 	rm -rf $(VENV) var podium.sqlite3
