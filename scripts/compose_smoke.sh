@@ -123,8 +123,14 @@ teardown() {
     local left; left=$(containers)
     [ -n "$left" ] && $ENGINE rm -f -t 10 $left >>"$LOG" 2>&1 || true
     $ENGINE network rm "${PROJECT}_default" >>"$LOG" 2>&1 || true
-    $ENGINE volume rm "${PROJECT}_pgdata" "${PROJECT}_redisdata" >>"$LOG" 2>&1 || true
+    for _ in $(seq 1 15); do  # volumes go once their containers are fully removed
+      left=$($ENGINE volume ls -q | grep "^${PROJECT}_" || true)
+      [ -z "$left" ] && break
+      for v in $left; do $ENGINE volume rm "$v" >>"$LOG" 2>&1 || true; done
+      sleep 2
+    done
     [ -z "$(containers)" ] || { echo "containers left: $(containers)" >&2; rc=1; }
+    [ -z "$left" ] || { echo "volumes left: $left" >&2; rc=1; }
   fi
   [ "${WHEELHOUSE_COPIED:-0}" = 1 ] && rm -rf "$ROOT/wheelhouse"
   report
@@ -255,8 +261,11 @@ echo "job $JOB: $BASE_URL/jobs/$JOB/"
 progress() { $PY scripts/compose_smoke_check.py progress --base "$BASE_URL" --job "$JOB"; }
 stage scale "workers scaled up (3 LLM, 2 CPU) and down (1 LLM, 1 CPU) while the job runs"
 echo "before: $(progress)"
-compose up -d --no-build --no-deps --no-recreate --scale worker-llm=3 --scale worker-cpu=2 worker-llm worker-cpu >>"$LOG" 2>&1 \
-  || fail "scale up (see $LOG)"
+# one service per command: podman-compose keeps only the last of several --scale options
+for svc_n in worker-llm=3 worker-cpu=2; do
+  compose up -d --no-build --no-deps --no-recreate --scale "$svc_n" "${svc_n%=*}" >>"$LOG" 2>&1 \
+    || fail "scale up $svc_n (see $LOG)"
+done
 wait_healthy 300 worker-llm worker-cpu
 echo "scaled up: $(containers worker-llm | wc -l) LLM, $(containers worker-cpu | wc -l) CPU workers; $(progress)"
 read -r ended total status <<<"$(progress)"
