@@ -33,7 +33,7 @@ def error_response(status: int, code: str, message: str, headers: dict[str, str]
     return response
 
 
-def _authenticate(request: HttpRequest, *, write: bool):
+def _authenticate(request: HttpRequest, *, write: bool | str):
     header = request.headers.get("Authorization", "")
     if not header:
         if write:
@@ -51,11 +51,14 @@ def _authenticate(request: HttpRequest, *, write: bool):
                        {"WWW-Authenticate": 'Bearer realm="podium", error="invalid_token"'}) from None
     if write and not token.user.is_staff:
         raise ApiError(403, "forbidden", "write endpoints are for staff users")
+    if isinstance(write, str) and not token.user.has_perm(write):
+        raise ApiError(403, "forbidden", f"this token's user lacks the {write} permission")
     return token
 
 
-def api_view(methods: dict[str, bool]):
-    """Wrap a view handling the given methods ({method: needs_staff_token}). The view receives
+def api_view(methods: dict[str, bool | str]):
+    """Wrap a view handling the given methods ({method: needs_staff_token}, where a Django
+    permission name such as "jobs.add_job" means a staff token whose user has it). The view receives
     (request, *args, token=ApiToken|None, **kwargs) and returns data or a JsonResponse."""
 
     def decorate(view: Callable[..., Any]):

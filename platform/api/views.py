@@ -99,7 +99,7 @@ def benchmark_detail(request, pk: int, token=None):
     return {**benchmark_json(b), "results": [entry_json(e) for e in entries]}
 
 
-@api_view({"GET": False, "POST": True})
+@api_view({"GET": False, "POST": "jobs.add_job"})
 def jobs(request, token=None):
     if request.method == "POST":
         return _job_submit(request, token)
@@ -149,7 +149,7 @@ def job_detail(request, pk: int, token=None):
     return {**job_json(job), "live": job_progress(job_id=job.pk), "runs": [run_json(r) for r in runs]}
 
 
-@api_view({"POST": True})
+@api_view({"POST": "jobs.change_job"})
 def job_cancel_view(request, pk: int, token=None):
     job = get_object_or_404(Job, pk=pk)
     if job.status == Job.Status.DONE:
@@ -158,7 +158,7 @@ def job_cancel_view(request, pk: int, token=None):
     return {**job_json(job), "cancelled_items": cancelled}
 
 
-@api_view({"POST": True})
+@api_view({"POST": "jobs.change_job"})
 def job_resume_view(request, pk: int, token=None):
     job = get_object_or_404(Job, pk=pk)
     requeued = job_resume(job=job)

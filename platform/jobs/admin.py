@@ -89,13 +89,14 @@ class JobAdmin(admin.ModelAdmin):
                    "opts": self.model._meta, "families": Benchmark.Family.choices}
         return TemplateResponse(request, "admin/jobs/job/submit.html", context)
 
-    @admin.action(description="Cancel selected jobs")
+    @admin.action(description="Cancel selected jobs", permissions=["change"])
     def cancel_jobs(self, request, queryset):
         for job in queryset:
             job_cancel(job=job)
         self.message_user(request, f"Cancelled {queryset.count()} job(s).")
 
-    @admin.action(description="Resume selected jobs (re-run failed and cancelled items)")
+    @admin.action(description="Resume selected jobs (re-run failed and cancelled items)",
+                  permissions=["change"])
     def resume_jobs(self, request, queryset):
         total = sum(job_resume(job=job) for job in queryset)
         self.message_user(request, f"Re-queued {total} item(s).", level=messages.INFO)

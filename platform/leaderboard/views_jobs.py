@@ -137,9 +137,12 @@ def job_progress_json(request, pk: int):
     return response
 
 
-def _staff_job(request, pk: int) -> Job:
-    if not (request.user.is_authenticated and request.user.is_active and request.user.is_staff):
-        raise PermissionDenied("staff only")
+def _staff_job(request, pk: int, perm: str = "jobs.change_job") -> Job:
+    """Cancel and resume change a job: staff with Django's change permission only (a staff
+    user who may merely view jobs must not be able to stop or re-run them)."""
+    user = request.user
+    if not (user.is_authenticated and user.is_active and user.is_staff and user.has_perm(perm)):
+        raise PermissionDenied(f"needs the {perm} permission")
     return get_object_or_404(Job, pk=pk)
 
 

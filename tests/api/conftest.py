@@ -2,6 +2,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from api.services import api_token_create, api_token_revoke
+from tests.fixtures.users import job_operator
 
 
 @pytest.fixture
@@ -13,12 +14,12 @@ def site(db):
 
 @pytest.fixture
 def owner(db):
-    return get_user_model().objects.create_user("owner", is_staff=True)
+    return job_operator("owner")
 
 
 @pytest.fixture
 def teammate(db):
-    return get_user_model().objects.create_user("teammate", is_staff=True)
+    return job_operator("teammate")
 
 
 @pytest.fixture

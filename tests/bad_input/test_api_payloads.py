@@ -12,13 +12,14 @@ from django.test import Client
 from api.services import api_token_create, api_token_revoke
 from catalog.models import ModelEntry
 from jobs.models import ItemResult, Job, Run
+from tests.fixtures.users import job_operator
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def tokens(db):
-    owner = get_user_model().objects.create_user("owner", is_staff=True)
+    owner = job_operator("owner")
     other = get_user_model().objects.create_user("other", is_staff=False)
     revoked, revoked_raw = api_token_create(user=owner, name="old")
     api_token_revoke(token=revoked)

@@ -6,6 +6,7 @@ from django.test import Client
 from django.urls import reverse
 
 from jobs.models import ItemResult, Job, Run
+from tests.fixtures.users import job_operator
 from tests.leaderboard import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +24,7 @@ def live_job():
 
 @pytest.fixture
 def staff(db):
-    return get_user_model().objects.create_user("owner", password="pw", is_staff=True)
+    return job_operator("owner", password="pw")
 
 
 @pytest.fixture
