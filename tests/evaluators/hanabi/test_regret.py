@@ -64,3 +64,7 @@ def test_a_bots_own_moves_show_regret_within_one_standard_error_of_zero():
     assert len(regrets) == 8
     m, se = mean_regret(regrets)
     assert se > 0 and abs(m) <= se
+    # the old estimator (best selection mean minus the move's, on the same worlds) is biased
+    # upwards by taking a max over noisy means: it charges the bot for its own moves
+    naive = [max(u for u, _ in r.candidates.values()) - r.candidates[r.move][0] for r in regrets]
+    assert sum(naive) / len(naive) > m + 2 * se
