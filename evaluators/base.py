@@ -16,10 +16,9 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypedDict
 
-Family = Literal["hipho", "hanabi", "chess"]
-FAMILIES: tuple[Family, ...] = ("hipho", "hanabi", "chess")
+# Which families exist is declared once, in evaluators/registry.py (FAMILIES).
 
 BUILTIN_PREFIX = "builtin/"
 
@@ -145,8 +144,19 @@ class StoredOutcome:
     details: Mapping[str, Any]
 
 
+class RunMetrics(TypedDict):
+    """What every family's Run.metrics holds; each family extends it with a TypedDict of its own
+    (evaluators/<family>/metrics.py, named in the registry), the contract between its aggregate
+    and every reader."""
+
+    score: float | None  # the headline, in the family's own unit
+    score_se: float | None  # its standard error (None when it cannot be measured)
+    n_items: int
+    n_failed: int
+
+
 class FamilyEvaluator(Protocol):
-    family: Family
+    family: str  # the registry slug
 
     def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         """Return a normalised config or raise ConfigError naming the bad field."""

@@ -15,3 +15,15 @@ def mean_se(xs: Sequence[float]) -> tuple[float | None, float | None]:
         return m, None
     var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
     return m, math.sqrt(var / len(xs))
+
+
+def mean_of_estimates(values: Sequence[tuple[float, float | None]]) -> tuple[float | None, float | None]:
+    """Mean of independent estimates and its standard error, sqrt(sum se_i^2) / n (None when any
+    SE is unknown): how a family headline combines its benchmarks' scores."""
+    if not values:
+        return None, None
+    mean = sum(v for v, _ in values) / len(values)
+    ses = [se for _, se in values]
+    if any(se is None for se in ses):
+        return mean, None
+    return mean, math.sqrt(sum(se * se for se in ses if se is not None)) / len(values)

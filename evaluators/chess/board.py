@@ -93,3 +93,8 @@ def item_positions(details: dict[str, Any]) -> list[dict[str, Any]]:
         if isinstance(value, list) and value and all(isinstance(p, dict) and p.get("fen") for p in value):
             return value
     return [details] if details.get("fen") else []
+
+
+def game_positions(details: dict[str, Any]) -> dict[str, Any]:
+    """The API's view of a chess item (FamilySpec.game): its positions."""
+    return {"positions": item_positions(details)}

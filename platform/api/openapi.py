@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from evaluators.registry import FAMILIES
+
 _ERROR = {"$ref": "#/components/schemas/Error"}
 
 
@@ -67,7 +69,7 @@ def schema() -> dict[str, Any]:
             "parameter_count_b": num, "modality": {"type": "string", "enum": ["text", "vision"]},
             "active": {"type": "boolean"}, "builtin": {"type": "boolean"}, "params": obj}},
         "FamilyScore": {"type": "object", "properties": {
-            "family": {"type": "string", "enum": ["hipho", "hanabi", "chess"]}, "score": num,
+            "family": {"type": "string", "enum": list(FAMILIES)}, "score": num,
             "score_se": num, "n_entries": {"type": "integer"}}},
         "LeaderboardModel": {"allOf": [{"$ref": "#/components/schemas/Model"}, {"type": "object", "properties": {
             "families": {"type": "array", "items": {"$ref": "#/components/schemas/FamilyScore"}}}}]},
@@ -123,7 +125,7 @@ def schema() -> dict[str, Any]:
         "/api/openapi.json": _get("This document", obj, errors=(405,)),
         "/api/leaderboard": _get("Every active model with its per-family headline (mean % of max ± SE)",
                                  _page_of(ref + "LeaderboardModel"),
-                                 _PAGING + [{"name": "family", "in": "query", "schema": {"type": "string"}}]),
+                                 _PAGING + [{"name": "family", "in": "query", "schema": {"type": "string", "enum": list(FAMILIES)}}]),
         "/api/leaderboards/{family}": _get("All results of one family", _page_of(ref + "Entry"),
                                            [_id("family", "string"), *_PAGING,
                                             {"name": "group", "in": "query", "schema": {"type": "string"}}]),
@@ -131,7 +133,7 @@ def schema() -> dict[str, Any]:
         "/api/models/{slug}": _get("One model with all its results", {"allOf": [{"$ref": ref + "Model"}, obj]},
                                    [_id("slug", "string")]),
         "/api/benchmarks": _get("Active benchmarks", _page_of(ref + "Benchmark"),
-                                _PAGING + [{"name": "family", "in": "query", "schema": {"type": "string"}}]),
+                                _PAGING + [{"name": "family", "in": "query", "schema": {"type": "string", "enum": list(FAMILIES)}}]),
         "/api/benchmarks/{pk}": _get("One benchmark with its results", {"$ref": ref + "Benchmark"}, [_id()]),
         "/api/jobs": {
             **_get("Jobs, newest first", _page_of(ref + "Job"),

@@ -18,14 +18,11 @@ from api.serializers import (
     run_json,
 )
 from catalog.models import Benchmark, ModelEntry
-from evaluators.chess.board import item_positions
-from evaluators.hanabi.replay import ReplayError, game_frames
+from evaluators.registry import FAMILIES
 from jobs.models import ItemResult, Job, Run
 from jobs.selectors import benchmarks_by_patterns, job_progress, models_by_names
 from jobs.services import job_cancel, job_resume, job_submit
 from leaderboard.models import FamilyScore, LeaderboardEntry
-
-FAMILIES = set(Benchmark.Family.values)
 
 
 def health(request):
@@ -195,15 +192,13 @@ def game_detail(request, pk: int, token=None):
     """A game item replayed: Hanabi frames (state before each move) or chess positions."""
     item = get_object_or_404(ItemResult.objects.select_related("run__benchmark"), pk=pk)
     family = item.run.benchmark.family
-    details = dict(item.details or {})
-    if family == "hanabi":
-        try:
-            return {"id": item.pk, "family": family, **game_frames(details)}
-        except ReplayError as exc:
-            raise ApiError(422, "not_replayable", str(exc)) from None
-    if family == "chess":
-        return {"id": item.pk, "family": family, "positions": item_positions(details)}
-    raise ApiError(404, "not_found", f"item {pk} is a {family} item, not a game")
+    spec = FAMILIES.get(family)
+    if spec is None or spec.game_view is None:
+        raise ApiError(404, "not_found", f"item {pk} is a {family} item, not a game")
+    try:
+        return {"id": item.pk, "family": family, **spec.game_view(dict(item.details or {}))}
+    except ValueError as exc:  # the details do not describe a game (evaluators.hanabi.replay.ReplayError, ...)
+        raise ApiError(422, "not_replayable", str(exc)) from None
 
 
 def not_found(request, path: str = ""):

@@ -6,4 +6,7 @@ class CatalogConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from catalog import families
         from podium import checks  # noqa: F401  (registers the project's deploy checks)
+
+        families.families_load_extra()  # and registers the family checks

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from evaluators.base import BUILTIN_PREFIX, ModelConfig
@@ -74,15 +75,20 @@ class ModelEntry(models.Model):
         )
 
 
-class Benchmark(models.Model):
-    class Family(models.TextChoices):
-        HIPHO = "hipho", "HiPhO"
-        HANABI = "hanabi", "Hanabi"
-        CHESS = "chess", "Chess"
+def validate_family(value: str) -> None:
+    """A benchmark's family must be registered (evaluators.registry); the list is not stored
+    as choices, so adding a family needs no migration."""
+    from evaluators.registry import FAMILIES
 
+    if value not in FAMILIES:
+        raise ValidationError(f"unknown family {value!r}; registered: {', '.join(FAMILIES)}")
+
+
+class Benchmark(models.Model):
     slug = models.CharField(max_length=120, unique=True, help_text="e.g. hipho/ipho-2025")
     name = models.CharField(max_length=200)
-    family = models.CharField(max_length=10, choices=Family.choices)
+    family = models.CharField(max_length=10, validators=[validate_family],
+                              help_text="a family slug from evaluators.registry (hipho, hanabi, chess, ...)")
     version = models.CharField(max_length=40, default="1")
     config = models.JSONField(default=dict, blank=True)
     description = models.TextField(blank=True, default="")
@@ -99,3 +105,10 @@ class Benchmark(models.Model):
 
     def __str__(self) -> str:
         return self.slug
+
+    @property
+    def family_label(self) -> str:
+        from evaluators.registry import FAMILIES
+
+        spec = FAMILIES.get(self.family)
+        return spec.label if spec else self.family

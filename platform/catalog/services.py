@@ -16,8 +16,8 @@ from catalog.validation import (
     validate_model_string,
     validate_params,
 )
-from evaluators.base import FAMILIES, ConfigError
-from evaluators.registry import family_module, get_family
+from evaluators.base import ConfigError
+from evaluators.registry import FAMILIES, UnknownFamilyError, get_family, get_spec
 
 BASELINE_ORG = "Podium baseline"
 
@@ -77,9 +77,8 @@ def builtin_models_ensure() -> list[ModelEntry]:
     """Register every family's built-in players (bots, engines, reference baselines)."""
     entries = []
     with transaction.atomic():
-        for family in FAMILIES:
-            module = family_module(family)
-            for name, display in module.BUILTINS.items():
+        for family, spec in FAMILIES.items():
+            for name, display in spec.builtins.items():
                 entry, _ = ModelEntry.objects.update_or_create(
                     litellm_model=f"builtin/{name}",
                     defaults={
@@ -96,18 +95,22 @@ def builtin_models_ensure() -> list[ModelEntry]:
 
 def benchmark_validate_config(*, family: str, config: Mapping[str, Any]) -> dict[str, Any]:
     try:
-        return get_family(family).validate_config(config)
+        evaluator = get_family(family)
+    except UnknownFamilyError as exc:
+        raise ValidationError(f"benchmark family: {exc}") from exc
+    try:
+        return evaluator.validate_config(config)
     except ConfigError as exc:
         raise ValidationError(f"benchmark config: {exc}") from exc
 
 
 def benchmarks_ensure(family: str | None = None) -> list[Benchmark]:
     """Register (or refresh) the default benchmarks each family ships."""
-    families = [family] if family else list(FAMILIES)
+    families = [get_spec(family).slug] if family else list(FAMILIES)
     out = []
     with transaction.atomic():
         for fam in families:
-            for spec in family_module(fam).DEFAULT_BENCHMARKS:
+            for spec in get_spec(fam).default_benchmarks:
                 config = benchmark_validate_config(family=fam, config=spec["config"])
                 bench, _ = Benchmark.objects.update_or_create(
                     slug=spec["slug"],

@@ -88,7 +88,7 @@ def hipho_import(
     with transaction.atomic():
         for slug, name, config, version, description in rows:
             defaults: dict[str, Any] = {
-                "name": name, "family": Benchmark.Family.HIPHO, "version": version,
+                "name": name, "family": "hipho", "version": version,
                 "config": config, "description": description, "default_samples": samples,
                 "active": True,
             }
@@ -131,7 +131,7 @@ def run_regrade(*, run: Run, use_judge: bool = True) -> dict[str, int]:
     step level is graded again through the judge (identical prompts come from the cache);
     otherwise the old step-level score is kept and only the answer level is re-graded.
     """
-    if run.benchmark.family != Benchmark.Family.HIPHO:
+    if run.benchmark.family != "hipho":
         raise ValueError(f"run {run.pk} is a {run.benchmark.family} run, not HiPhO")
     config = run.spec.get("config", run.benchmark.config)
     judge = run.benchmark.judge.to_config() if (use_judge and run.benchmark.judge_id) else None

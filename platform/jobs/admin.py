@@ -8,6 +8,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from catalog.models import Benchmark, ModelEntry
+from evaluators.registry import FAMILIES
 from jobs.models import ItemResult, Job, LLMCall, Run
 from jobs.services import job_cancel, job_resume, job_submit
 
@@ -86,7 +87,7 @@ class JobAdmin(admin.ModelAdmin):
                 self.message_user(request, f"Submitted {job} with {job.total_items} items.")
                 return redirect(reverse("leaderboard:job", args=[job.pk]))
         context = {**self.admin_site.each_context(request), "form": form, "title": "Submit a job",
-                   "opts": self.model._meta, "families": Benchmark.Family.choices}
+                   "opts": self.model._meta, "families": [(slug, spec.label) for slug, spec in FAMILIES.items()]}
         return TemplateResponse(request, "admin/jobs/job/submit.html", context)
 
     @admin.action(description="Cancel selected jobs", permissions=["change"])

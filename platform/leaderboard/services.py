@@ -7,7 +7,7 @@ from django.db import transaction
 from catalog.models import Benchmark
 from jobs.models import LLMCall, Run
 from leaderboard.models import FamilyScore, LeaderboardEntry
-from leaderboard.summaries import entry_values, mean_with_se
+from leaderboard.summaries import entry_values, mean_with_se, point_key
 
 
 def representative_run(model_id: int, benchmark_id: int) -> Run | None:
@@ -71,7 +71,7 @@ def family_score_refresh(*, model_id: int, family: str) -> FamilyScore | None:
         .select_related("run").only("norm", "norm_se", "group", "benchmark_id", "part", "summary", "run__done_items")
         .order_by("run__aggregated_at", "id")
     ):
-        key = entry.group if family == "hipho" else f"{entry.benchmark_id}:{entry.part}"
+        key = point_key(family, group=entry.group, benchmark_id=entry.benchmark_id, part=entry.part)
         if key not in latest or entry_completeness(entry.summary, entry.run.done_items) >= entry_completeness(
                 latest[key].summary, latest[key].run.done_items):
             latest[key] = entry

@@ -1,5 +1,6 @@
 from django.urls import include, path
 
+from evaluators.registry import FAMILIES
 from leaderboard import static_views, views, views_items, views_jobs
 
 app_name = "leaderboard"
@@ -18,9 +19,7 @@ urlpatterns = [
     path("jobs/<int:pk>/resume/", views_jobs.job_resume_view, name="job_resume"),
     path("vendor/plotly.min.js", static_views.plotly_js, name="plotly_js"),
     path("favicon.ico", static_views.favicon, name="favicon"),
-    # each family's pages and item viewers, from the family's own app (no app_name there, so
-    # their url names stay in this namespace: leaderboard:hipho, leaderboard:replay, ...)
-    path("", include("hipho_exams.urls")),
-    path("", include("hanabi_games.urls")),
-    path("", include("chess_positions.urls")),
+    # each family's pages and item viewers, from the family's own web package (FamilySpec.web;
+    # no app_name there, so their url names stay in this namespace: leaderboard:hipho, ...)
+    *(path("", include(spec.web)) for spec in FAMILIES.values() if spec.web),
 ]

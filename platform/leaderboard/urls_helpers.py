@@ -1,15 +1,16 @@
-"""Links to the viewers of one item, by family."""
+"""Links to the viewers of one item, by family (FamilySpec.viewers)."""
 
 from __future__ import annotations
 
 from django.urls import reverse
 
+from evaluators.registry import FAMILIES
+
 
 def item_url(item_id: int, family: str) -> list[tuple[str, str]]:
-    """(label, url) pairs: the transcript always, plus the family's own viewer."""
+    """(label, url) pairs: the transcript always, plus the family's own viewers."""
     links = [("transcript", reverse("leaderboard:item", args=[item_id]))]
-    if family == "hanabi":
-        links.append(("replay", reverse("leaderboard:replay", args=[item_id])))
-    elif family == "chess":
-        links.append(("position", reverse("leaderboard:position", args=[item_id])))
+    spec = FAMILIES.get(family)
+    for viewer in spec.viewers if spec else ():
+        links.append((viewer.label, reverse(f"leaderboard:{viewer.url_name}", args=[item_id])))
     return links

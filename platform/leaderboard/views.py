@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
 from catalog.models import Benchmark, ModelEntry
+from evaluators.registry import FAMILIES as FAMILY_REGISTRY
 from jobs.models import ItemResult, Run
 from jobs.public_errors import error_for
 from leaderboard.common_set import FamilyRanking, Point, rank_family
@@ -27,12 +28,15 @@ from leaderboard.pages import (
 )
 from leaderboard.ranks import rank_intervals, rank_text
 from leaderboard.services import entry_completeness
+from leaderboard.summaries import point_key
 from leaderboard.tables import Cell, Column, Table
 from leaderboard.urls_helpers import item_url
 
-FAMILIES = list(Benchmark.Family.choices)  # [(value, label)]
-FAMILY_LABELS = dict(FAMILIES)
-_SORTS = {"name", "org", "size"} | {f for f, _ in FAMILIES}
+
+def _families() -> list[tuple[str, str]]:
+    """[(slug, label)] of the registered families, in registry order (read per request, so a
+    family registered at start is always included)."""
+    return [(slug, spec.label) for slug, spec in FAMILY_REGISTRY.items()]
 
 
 def _model_filters(request, models):
@@ -89,13 +93,13 @@ def family_rankings_build() -> tuple[dict[str, FamilyRanking], dict[str, dict[st
     sanity: set[int] = set()
     for (model_id, family, group, bench_id, part, norm, norm_se, label, slug, is_sanity, litellm,
          n_items, run_done) in rows:
-        key = group if family == "hipho" and group else f"{bench_id}:{part}"
+        key = point_key(family, group=group, benchmark_id=bench_id, part=part)
         # a HiPhO exam graded alone and in a suite: the more complete entry, then the newer
         n = entry_completeness({"n_items": n_items}, run_done)
         if n >= size.get((family, model_id, key), -1):
             size[(family, model_id, key)] = n
             points.setdefault(family, {})[(model_id, key)] = Point(model_id, key, norm, norm_se)
-        labels.setdefault(family, {})[key] = label if family == "hipho" else (slug + (f" [{part}]" if part else ""))
+        labels.setdefault(family, {})[key] = label if key == group else (slug + (f" [{part}]" if part else ""))
         if is_sanity is True or litellm in SANITY_MODELS:
             sanity.add(model_id)
     return {f: rank_family(list(pts.values()), sanity) for f, pts in points.items()}, labels
@@ -113,8 +117,10 @@ def overview(request):
     else:
         hidden = 0
 
-    sort = request.GET.get("sort", "hipho")
-    sort = sort if sort in _SORTS else "hipho"
+    families = _families()
+    first = families[0][0] if families else "name"
+    sort = request.GET.get("sort", first)
+    sort = sort if sort in {"name", "org", "size"} | {f for f, _ in families} else first
     direction = "asc" if request.GET.get("dir") == "asc" else "desc"
 
     def key(m):
@@ -146,7 +152,7 @@ def overview(request):
         Column("size_b", "Size (B)", numeric=True, sort="size", optional=True),
         Column("modality", "Modality", optional=True),
     ]
-    for family, label in FAMILIES:
+    for family, label in families:
         columns += [
             Column(family, label, numeric=True, sort=family,
                    title="ranked: mean % of the maximum over the family's common benchmarks ± SE"),
@@ -167,7 +173,7 @@ def overview(request):
             "size_b": Cell(m.parameter_count_b, fmt(m.parameter_count_b, 0) if m.parameter_count_b else "—"),
             "modality": Cell(m.modality),
         }
-        for family, _ in FAMILIES:
+        for family, _ in families:
             r = rankings.get(family)
             if r is None or m.id not in r.own:
                 cells[family] = Cell(None)
@@ -195,7 +201,7 @@ def overview(request):
     common_sets = [
         {"family": label, "n": len(rankings[f].common), "ranked": len(rankings[f].scores),
          "benchmarks": [key_labels[f].get(k, k) for k in rankings[f].common]}
-        for f, label in FAMILIES if f in rankings
+        for f, label in families if f in rankings
     ]
     organisations = (ModelEntry.objects.filter(active=True).exclude(organisation="")
                      .values_list("organisation", flat=True).distinct().order_by("organisation"))
@@ -227,7 +233,7 @@ def model_detail(request, slug):
         href = run_url(e.run_id)
         cost_per_point = e.cost_usd / e.norm if e.norm and e.norm > 0 else None
         table.add(
-            family=Cell(e.family, FAMILY_LABELS.get(e.family, e.family)),
+            family=Cell(e.family, dict(_families()).get(e.family, e.family)),
             benchmark=Cell(e.benchmark.slug, e.benchmark.name, href=reverse_benchmark(e.benchmark_id)),
             part=Cell(e.part or None, e.label if e.part else "—"),
             score=Cell(e.score, pm(e.score, e.score_se, 2), href=href), score_se=Cell(e.score_se),
@@ -263,7 +269,7 @@ def model_detail(request, slug):
             score=Cell(run.score, pm(run.score, run.score_se, 2), href=run_url(run.id)),
             cost=Cell(run.cost_usd + run.judge_cost_usd, money(run.cost_usd + run.judge_cost_usd)),
         )
-    families = [(f, label, family_scores.get(f)) for f, label in FAMILIES]
+    families = [(f, label, family_scores.get(f)) for f, label in _families()]
     return render_page(request, "leaderboard/model.html", {
         "model": model, "families": families, "page": runs, "total_cost": money(total_cost),
         "total_tokens": f"{int(total_in):,} in / {int(total_out):,} out",

@@ -75,6 +75,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "leaderboard.context.families",
             ],
         },
     },
@@ -134,6 +135,9 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("PODIUM_QUEUE", "podium")
 PODIUM_ITEM_LEASE_SECONDS = env_int("PODIUM_ITEM_LEASE_SECONDS", 300, minimum=2)
 PODIUM_REAPER_INTERVAL_SECONDS = env_float("PODIUM_REAPER_INTERVAL_SECONDS", 30.0, minimum=0.5)
 PODIUM_MAX_ITEM_ATTEMPTS = env_int("PODIUM_MAX_ITEM_ATTEMPTS", 3, minimum=1)
+# Families declared outside evaluators/registry.py: modules holding FAMILY = FamilySpec(...),
+# registered at start (catalog's AppConfig.ready), e.g. a test-only or private plug-in family.
+PODIUM_EXTRA_FAMILIES = env_list("PODIUM_EXTRA_FAMILIES", [])
 CELERY_BEAT_SCHEDULE = {
     "reap-expired-leases": {
         "task": "jobs.reap_expired_items",

@@ -5,8 +5,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from catalog.models import Benchmark, ModelEntry
-from evaluators.base import FAMILIES
-from evaluators.registry import family_builtins, family_module
+from evaluators.registry import FAMILIES
 from jobs.models import Job
 from jobs.services import job_submit
 
@@ -20,12 +19,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         jobs = []
-        for family in FAMILIES:
-            module = family_module(family)
-            demo_players = getattr(module, "DEMO_PLAYERS", None) or list(family_builtins(family))
+        for family, spec in FAMILIES.items():
             models = list(ModelEntry.objects.filter(
-                litellm_model__in=[f"builtin/{name}" for name in demo_players]))
-            slugs = [b["slug"] for b in module.DEFAULT_BENCHMARKS if b.get("demo", True)]
+                litellm_model__in=[f"builtin/{name}" for name in spec.demo_players]))
+            slugs = [b["slug"] for b in spec.demo_benchmarks]
             benchmarks = list(Benchmark.objects.filter(slug__in=slugs, active=True))
             if not models or not benchmarks:
                 raise CommandError(f"{family}: demo players or benchmarks missing; run seed_catalog")
