@@ -54,21 +54,26 @@ def chess(request):
     base = LeaderboardEntry.objects.filter(family="chess").select_related("model").only(*ENTRY_FIELDS)
     tasks = sorted(set(base.values_list("group", flat=True).distinct()))
     task = request.GET.get("task", "")
-    # one row per model, the tasks as columns (the numbers are the chess evaluator's, per run)
-    by_model: dict[int, dict[str, LeaderboardEntry]] = {}
-    models: dict[int, Any] = {}
-    for e in base.order_by("id"):
-        by_model.setdefault(e.model_id, {})[e.group] = e
-        models[e.model_id] = e.model
+    # one row per model, the tasks as columns. The order is computed from plain tuples over every
+    # chess entry; full rows are loaded only for the models on the page shown.
     move_tasks = [t for t in tasks if t != "games" and (not task or t == task)]
+    scores: dict[int, dict[str, float | None]] = {}
+    names = dict(base.values_list("model_id", "model__display_name").distinct())
+    for model_id, group, score in base.values_list("model_id", "group", "score"):
+        scores.setdefault(model_id, {})[group] = score
 
     def order(model_id: int):
-        games = by_model[model_id].get("games")
-        first = next((by_model[model_id][t] for t in move_tasks if t in by_model[model_id]), None)
-        return (games is None or games.score is None, -(games.score or 0) if games else 0,
-                -(first.score or 0) if first and first.score is not None else 0, models[model_id].display_name)
+        row = scores[model_id]
+        elo = row.get("games")
+        first = next((row[t] for t in move_tasks if row.get(t) is not None), None)
+        return (elo is None, -(elo or 0), first is None, -(first or 0), names.get(model_id, ""))
 
-    page = paginate(request, sorted(by_model, key=order))
+    page = paginate(request, sorted(scores, key=order))
+    by_model: dict[int, dict[str, LeaderboardEntry]] = {}
+    models: dict[int, Any] = {}
+    for e in base.filter(model_id__in=list(page.object_list)):
+        by_model.setdefault(e.model_id, {})[e.group] = e
+        models[e.model_id] = e.model
     columns = [Column("model", "Model")]
     for t in move_tasks:
         columns += [Column(t, TASK_LABELS.get(t, t), numeric=True, title="score (%) ± SE; accuracy below"),
@@ -83,7 +88,7 @@ def chess(request):
                   caption="Each task column: the model's score on that task (% ± SE), accuracy below. "
                           "Elo from games against the named opponents, with W/D/L overall and per opponent.")
     for model_id in page.object_list:
-        row = by_model[model_id]
+        row = by_model.get(model_id, {})
         cells: dict[str, Any] = {"model": model_cell(models[model_id])}
         for t in move_tasks:
             e = row.get(t)
@@ -132,8 +137,7 @@ def chess(request):
                     hallucination=Cell(s.get("hallucination_rate"), pct(s.get("hallucination_rate"))),
                     parse_failures=Cell(s.get("parse_failures")),
                     percentile=Cell(s.get("percentile_rank_mean"), fmt(s.get("percentile_rank_mean"), 1)))
-    games = sorted((r["games"] for r in by_model.values() if "games" in r and r["games"].score is not None),
-                   key=lambda e: -e.score)[:TOP_ROWS]
+    games = list(base.filter(group="games", score__isnull=False).order_by("-score", "id")[:TOP_ROWS])
 
     puzzle_qs = base.filter(group="puzzles").order_by("-score", "id")
     puzzles = [e for e in (puzzle_qs if request.GET.get("download") else puzzle_qs[:TOP_ROWS])

@@ -3,6 +3,7 @@ model, the model cell and the chart layout. The pages themselves live in each fa
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from catalog.models import ModelEntry
@@ -13,7 +14,9 @@ from leaderboard.tables import Cell
 TOP_ROWS = 50  # rows of a secondary table shown on a page (downloads carry all)
 # The legend sits above the plot, under the title (the top margin holds both), so it never runs
 # into rotated tick labels or an axis title below the plot.
-LAYOUT = {"template": "plotly_white", "height": 400, "margin": {"l": 55, "r": 20, "t": 95, "b": 70},
+# No "template" here: plotly.py validates and copies a template on every figure (about 40 ms each);
+# the page applies the same plotly_white look in the browser (pages.chart_template, charts.js).
+LAYOUT = {"height": 400, "margin": {"l": 55, "r": 20, "t": 95, "b": 70},
           "font": {"size": 12},
           "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0}}
 
@@ -22,9 +25,43 @@ ENTRY_FIELDS = ("model_id", "benchmark_id", "part", "group", "label", "run_id", 
                 "score_lo", "score_hi", "summary", "model__slug", "model__display_name")
 
 
-def family_entries(family: str):
-    return (LeaderboardEntry.objects.filter(family=family).select_related("model").only(*ENTRY_FIELDS)
-            .order_by("model__display_name"))
+@dataclass(frozen=True)
+class EntryModel:
+    id: int
+    slug: str
+    display_name: str
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    """A read-only LeaderboardEntry as the family pages use it: built from a values() row, about
+    ten times cheaper than ORM instances (a family page reads every entry of the family)."""
+    model_id: int
+    benchmark_id: int
+    part: str
+    group: str
+    label: str
+    run_id: int
+    score: float | None
+    score_se: float | None
+    score_lo: float | None
+    score_hi: float | None
+    summary: dict
+    model: EntryModel
+
+
+_VALUES = ("model_id", "benchmark_id", "part", "group", "label", "run_id", "score", "score_se",
+           "score_lo", "score_hi", "summary", "model__slug", "model__display_name")
+
+
+def family_entries(family: str) -> list[EntryRow]:
+    models: dict[int, EntryModel] = {}
+    out = []
+    for v in (LeaderboardEntry.objects.filter(family=family).order_by("model__display_name", "id")
+              .values_list(*_VALUES)):
+        model = models.get(v[0]) or models.setdefault(v[0], EntryModel(v[0], v[11], v[12]))
+        out.append(EntryRow(*v[:11], model=model))
+    return out
 
 
 def entries_by_model(entries) -> dict[int, dict[str, Any]]:

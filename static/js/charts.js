@@ -4,10 +4,14 @@
   "use strict";
   function draw() {
     if (typeof Plotly === "undefined") { return; }
+    var tplNode = document.getElementById("plot-template");
+    var template = tplNode ? JSON.parse(tplNode.textContent) : null;
     document.querySelectorAll("[data-chart]").forEach(function (div) {
       var source = document.getElementById(div.dataset.chart);
       if (!source) { return; }
       var fig = JSON.parse(source.textContent);
+      fig.layout = fig.layout || {};
+      if (template && !fig.layout.template) { fig.layout.template = template; }
       // On a phone the mode bar would sit on the title (and a touch screen has no hover to hide
       // it again): no mode bar there; elsewhere it shows while the pointer is over the chart.
       var narrow = window.matchMedia("(max-width: 700px)").matches;

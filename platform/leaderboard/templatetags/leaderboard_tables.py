@@ -20,3 +20,10 @@ def when(moment):
         return "—"
     iso = moment.isoformat(timespec="seconds")
     return format_html('<time datetime="{}" title="{}">{}</time>', iso, iso, moment.strftime("%Y-%m-%d %H:%M UTC"))
+
+
+@register.simple_tag
+def chart_template():
+    from leaderboard.pages import chart_template as template
+
+    return template()
