@@ -1,59 +1,110 @@
-"""Elo estimates of Stockfish strength levels: the UCI_Elo levels play a round robin, then
+"""Measure the Elo ladder: the builtin opponents play a round robin at the settings games use.
 
-* each level's performance rating from its results with the opponents rated at their
-  settings (this trusts the settings, which Stockfish calibrated at a time control, not at our
-  node limit), and
-* a joint Elo fit of all levels from the games alone, centred on the mean setting.
+Every pair plays ``--games`` games (colours alternating) with the same move code a benchmark
+game uses (``evaluators.chess.players.builtin_move`` through an ``Analyzer`` at the games'
+default search limit), so the ratings fitted here are the ratings of the opponents a model
+actually meets. The pairings' W/D/L are written to a ladder file that the games benchmark
+loads (``data/chess_ladder/``); the ratings and their covariance are fitted from those counts
+(games/chess/ladder.py) and printed next to the UCI_Elo settings.
 
-Prints both next to the settings and whether their order matches the settings.
-
-    .venv/bin/python bench/chess_elo_levels.py --levels 1350 1800 2250 2700 --games 6 --nodes 5000
+    .venv/bin/python bench/chess_elo_levels.py --games 40 --out data/chess_ladder/ladder.json
+    .venv/bin/python bench/chess_elo_levels.py --fit-only data/chess_ladder/ladder.json
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import itertools
+import json
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.chess.elo import GameResult, estimate_elo, fit_ratings
-from games.chess.engine import Engine, SearchLimit
-from games.chess.match import play_game, score_for
+import chess
+
+from evaluators.chess.players import builtin_move, builtin_rng
+from games.chess.analysis import Analyzer
+from games.chess.engine import DEFAULT_NODES, Engine, SearchLimit
+from games.chess.ladder import Ladder, PairRecord, fit_ladder
+from games.chess.match import MAX_MOVES, game_over, score_for
+
+DEFAULT_PLAYERS = ["random", "stockfish-elo-1350", "stockfish-elo-1800", "stockfish-elo-2200",
+                   "stockfish-elo-2600", "stockfish"]
+
+
+def play(white: str, black: str, analyzer: Analyzer, key: str) -> float:
+    """White's points in one game, played move by move exactly as a benchmark game plays a builtin."""
+    board = chess.Board()
+    while (end := game_over(board, max_moves=MAX_MOVES)) is None:
+        name = white if board.turn == chess.WHITE else black
+        rng = builtin_rng(name, key, 0, len(board.move_stack))
+        board.push(builtin_move(name, board, analyzer, rng))
+    return score_for(end[0], True)
+
+
+def report(ladder: Ladder) -> None:
+    fit = fit_ladder(ladder)
+    print(f"engine {ladder.engine}, limit {ladder.limit}, anchor {ladder.anchor} = {ladder.anchor_elo}")
+    for name in fit.rated:
+        r, se = fit.ratings[name], fit.se(name)
+        shown = f"{r:6.0f} +- {1.96 * se:4.0f}" if se is not None else f"{r:6.0f} (anchor)"
+        print(f"  {name:22s} {shown}   points {fit.points[name]:.1f}/{fit.games[name]}")
+    for p in ladder.pairs:
+        print(f"  {p.a} vs {p.b}: +{p.wins} ={p.draws} -{p.losses}")
+    print("unrated (scored 0 % or 100 %, no finite rating):", ", ".join(fit.unrated) or "none")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--levels", type=int, nargs="+", default=[1350, 1800, 2250, 2700])
-    ap.add_argument("--games", type=int, default=6, help="games per pair (colours alternate)")
-    ap.add_argument("--nodes", type=int, default=5000)
+    ap.add_argument("--players", nargs="+", default=DEFAULT_PLAYERS)
+    ap.add_argument("--games", type=int, default=40, help="games per pair (colours alternate)")
+    ap.add_argument("--nodes", type=int, default=DEFAULT_NODES, help="the games' search limit")
+    ap.add_argument("--anchor", default="stockfish-elo-1350")
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--fit-only", type=Path, help="print the fit of an existing ladder file")
     args = ap.parse_args()
-    results: dict[int, list[GameResult]] = {lv: [] for lv in args.levels}
-    pairs: list[tuple[str, str, float]] = []
+    if args.fit_only:
+        report(Ladder.load(args.fit_only))
+        return 0
+    limit = SearchLimit(nodes=args.nodes)
+    pairs: list[PairRecord] = []
+    if args.out and args.out.exists():  # resume: pairs already in the file are not replayed
+        pairs = list(Ladder.load(args.out).pairs)
     t0 = time.perf_counter()
-    with Engine(limit=SearchLimit(nodes=args.nodes)) as sf:
-        for a, b in itertools.combinations(args.levels, 2):
+    with Engine(limit=limit) as sf:
+        analyzer = Analyzer(sf, limit=limit)
+        engine_id = sf.id
+        for a, b in itertools.combinations(args.players, 2):
+            if any({p.a, p.b} == {a, b} for p in pairs):
+                continue
+            w = d = lo = 0
             for g in range(args.games):
                 white, black = (a, b) if g % 2 == 0 else (b, a)
-                rec = play_game(lambda bd, e=white: sf.play(bd, elo=e), lambda bd, e=black: sf.play(bd, elo=e))
-                results[white].append(GameResult(black, score_for(rec.result, True)))
-                results[black].append(GameResult(white, score_for(rec.result, False)))
-                pairs.append((str(white), str(black), score_for(rec.result, True)))
-    print(f"{len(args.levels)} levels, {args.games} games per pair, nodes={args.nodes}, "
-          f"{time.perf_counter() - t0:.0f} s")
-    estimates = {lv: estimate_elo(rs) for lv, rs in results.items()}
-    joint = fit_ratings(pairs, mean_elo=sum(args.levels) / len(args.levels))
-    for lv, est in estimates.items():
-        print(f"UCI_Elo {lv}: score {est.score_rate:.2f} over {est.games} games; performance "
-              f"{est.elo:5.0f} [95% CI {est.ci95[0]:.0f}, {est.ci95[1]:.0f}]; joint fit {joint[str(lv)]:5.0f}")
-    perf_order = [lv for lv, _ in sorted(estimates.items(), key=lambda kv: kv[1].elo)]
-    joint_order = sorted(args.levels, key=lambda lv: joint[str(lv)])
-    print("order matches the settings: performance", perf_order == sorted(args.levels),
-          "| joint fit", joint_order == sorted(args.levels))
+                s = play(white, black, analyzer, f"ladder:{a}:{b}:{g}")
+                s_a = s if white == a else 1.0 - s
+                w, d, lo = w + (s_a == 1.0), d + (s_a == 0.5), lo + (s_a == 0.0)
+            pairs.append(PairRecord(a, b, w, d, lo))
+            print(f"{a} vs {b}: +{w} ={d} -{lo}  ({time.perf_counter() - t0:.0f} s)", flush=True)
+            if args.out:  # saved after every pair, so a stopped run loses at most one pairing
+                _save(args, pairs, engine_id, limit)
+    ladder = _save(args, pairs, engine_id, limit)
+    print(f"{len(pairs)} pairs in {time.perf_counter() - t0:.0f} s")
+    report(ladder)
     return 0
+
+
+def _save(args: argparse.Namespace, pairs: list[PairRecord], engine_id: str, limit: SearchLimit) -> Ladder:
+    ladder = Ladder(players=tuple(args.players), pairs=tuple(pairs), engine=engine_id, limit=limit.key(),
+                    anchor=args.anchor, anchor_elo=float(args.anchor.rpartition("-")[2])
+                    if args.anchor.startswith("stockfish-elo-") else 1500.0,
+                    measured=dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"), games_per_pair=args.games)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(ladder.to_dict(), indent=1) + "\n")
+    return ladder
 
 
 if __name__ == "__main__":

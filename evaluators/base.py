@@ -116,6 +116,9 @@ class EvalContext:
     is_cancelled: Callable[[], bool] = lambda: False
     resolve_model: Callable[[str], ModelConfig] | None = None
     judge: ModelConfig | None = None
+    # the named details fields of this run's items that have finished so far, one dict per
+    # item (for adaptive designs, such as the chess ladder choosing the next opponent)
+    finished: Callable[[Sequence[str]], list[dict[str, Any]]] | None = None
 
     def check_cancelled(self) -> None:
         if self.is_cancelled():

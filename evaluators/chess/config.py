@@ -6,6 +6,8 @@
                  "min_rating": null, "max_rating": null},   # puzzles
      "opponents": [{"player": "stockfish-elo-1350"}, {"model": "other-slug", "elo": 1500}],
      "games_per_opponent": 2, "max_moves": 200,             # games
+     "opponents": "ladder", "games": 60,                     # adaptive games against the ladder
+     "ladder": "data/chess_ladder/stockfish-nodes20000.json",  # measured opponent ratings
      "engine": {"nodes": 20000},                             # analysis limit (depth/time optional)
      "rethinks": 3, "history": true, "ascii_board": true, "percentile": true}
 
@@ -22,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.base import ConfigError
-from evaluators.chess.players import BUILTINS, MAX_RETHINKS, builtin_elo
+from evaluators.chess.players import BUILTINS, MAX_RETHINKS
+from evaluators.chess.rating import DEFAULT_LADDER, DEFAULT_LADDER_GAMES, load_ladder
 from games.chess.engine import SearchLimit
 from games.chess.match import MAX_MOVES
 from games.chess.positions import PositionSet, PositionSetError, load_position_set
@@ -98,7 +101,9 @@ def _bool(config: Mapping[str, Any], name: str, default: bool) -> bool:
     return value
 
 
-def _opponents(raw: Any) -> list[dict[str, Any]]:
+def _opponents(raw: Any) -> list[dict[str, Any]] | str:
+    if raw == "ladder":
+        return "ladder"
     if not isinstance(raw, list) or not raw:
         raise ConfigError("opponents: a non-empty list is required for the games task")
     out = []
@@ -110,15 +115,37 @@ def _opponents(raw: Any) -> list[dict[str, Any]]:
         if o.get("player") is not None and o["player"] not in BUILTINS:
             raise ConfigError(f"opponents[{i}].player: unknown builtin {o['player']!r}; expected one of "
                               f"{sorted(BUILTINS)}")
-        elo = o.get("elo", builtin_elo(o["player"]) if o.get("player") else None)
+        elo = o.get("elo") if o.get("elo_given", True) else None  # re-normalising keeps the flag
         if elo is not None and (isinstance(elo, bool) or not isinstance(elo, (int, float))):
             raise ConfigError(f"opponents[{i}].elo: must be a number, got {elo!r}")
         name = o.get("player") or o["model"]
-        out.append({"player": o.get("player"), "model": o.get("model"), "elo": elo, "name": name})
+        # a builtin's rating comes from the measured ladder (set in normalise), never from its
+        # UCI_Elo setting; an explicit elo is the caller's statement and is kept
+        out.append({"player": o.get("player"), "model": o.get("model"), "elo": elo, "name": name,
+                    "elo_given": bool(o.get("elo_given", elo is not None))})
     names = [o["name"] for o in out]
     if len(set(names)) != len(names):
         raise ConfigError("opponents: each opponent may appear once")
     return out
+
+
+def _ladder_path(config: Mapping[str, Any], limit: SearchLimit) -> str | None:
+    """The ladder file: as given (it must have been measured at this limit), else the bundled
+    one when it was measured at this limit, else none (explicit null: none)."""
+    if "ladder" in config:
+        raw = config["ladder"]
+        if raw is None:
+            return None
+        if not isinstance(raw, str):
+            raise ConfigError(f"ladder: must be a path, got {raw!r}")
+        ladder = load_ladder(resolve_path(raw))[0]
+        if ladder.limit != limit.key():
+            raise ConfigError(f"ladder: {raw} was measured at {ladder.limit}, but these games use {limit.key()}")
+        return raw
+    path = resolve_path(DEFAULT_LADDER)
+    if path.is_file() and load_ladder(path)[0].limit == limit.key():
+        return DEFAULT_LADDER
+    return None
 
 
 def normalise(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -154,7 +181,18 @@ def normalise(config: Mapping[str, Any]) -> dict[str, Any]:
         out["puzzles"] = spec
     else:
         out["opponents"] = _opponents(config.get("opponents"))
-        out["games_per_opponent"] = _int(config, "games_per_opponent", 2, 1, 1000)
+        out["ladder"] = _ladder_path(config, limit)
+        if out["opponents"] == "ladder":
+            if out["ladder"] is None:
+                raise ConfigError("ladder: adaptive games (opponents: \"ladder\") need a ladder file measured "
+                                  f"at this engine limit ({limit.key()})")
+            out["games"] = _int(config, "games", DEFAULT_LADDER_GAMES, 1, 1000)
+        else:
+            out["games_per_opponent"] = _int(config, "games_per_opponent", 2, 1, 1000)
+            fit = load_ladder(resolve_path(out["ladder"]))[1] if out["ladder"] else None
+            for o in out["opponents"]:
+                if not o["elo_given"]:
+                    o["elo"] = round(fit.ratings[o["name"]], 1) if fit and o["name"] in fit.ratings else None
         out["max_moves"] = _int(config, "max_moves", MAX_MOVES, 1, 1000)
     unknown = set(config) - set(out) - {"puzzles"}
     if unknown:

@@ -12,6 +12,7 @@ from evaluators.chess.aggregate import aggregate
 from evaluators.chess.games import evaluate_game, game_key
 from evaluators.chess.players import check_builtin
 from evaluators.chess.prompts import TEMPLATE_HASH
+from evaluators.chess.rating import LADDER
 from evaluators.chess.tasks import (
     evaluate_best_move,
     evaluate_legal_moves,
@@ -35,6 +36,8 @@ class ChessEvaluator:
             keys = [p.id for p in cfg.usable_positions(cfg.position_set(c), task)]
         elif task == "puzzles":
             keys = [p.id for p in cfg.puzzles(c)]
+        elif c["opponents"] == LADDER:  # adaptive: each game picks its rung when it starts
+            keys = [game_key(LADDER, i) for i in range(c["games"])]
         else:
             keys = [game_key(o["name"], i) for o in c["opponents"] for i in range(c["games_per_opponent"])]
         return [ItemKey(k, s) for s in range(max(1, samples)) for k in keys]
@@ -68,4 +71,4 @@ class ChessEvaluator:
         return evaluate_game(c, model, item, ctx, analyzer)
 
     def aggregate(self, *, config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> dict[str, Any]:
-        return aggregate(str(config.get("task")), outcomes)
+        return aggregate(cfg.normalise(config), outcomes)

@@ -14,8 +14,10 @@ import chess
 import chess.pgn
 
 from evaluators.base import EvalContext, EvaluationError, ItemKey, ItemOutcome, ModelConfig
+from evaluators.chess.config import resolve_path
 from evaluators.chess.players import Decision, builtin_decision, builtin_move, builtin_rng
 from evaluators.chess.prompts import TEMPLATES, history_text, side_name
+from evaluators.chess.rating import LADDER, choose_opponent, load_ladder
 from evaluators.chess.tasks import _choose_move, move_record
 from games.chess.analysis import Analyzer
 from games.chess.formulas import game_accuracy
@@ -49,10 +51,29 @@ def _white_cp(board: chess.Board, analyzer: Analyzer) -> int:
     return cp if board.turn == chess.WHITE else -cp
 
 
+def _ladder_opponent(config: Mapping[str, Any], ctx: EvalContext, state: dict[str, Any]) -> dict[str, Any]:
+    """The rung this adaptive game plays: chosen once, when the game starts, from the run's
+    finished games (kept in the checkpoint, so a resumed game keeps its opponent)."""
+    fit = load_ladder(resolve_path(config["ladder"]))[1]
+    chosen = state.get("opponent")
+    if chosen not in fit.ratings:
+        finished = ctx.finished(("opponent", "points")) if ctx.finished is not None else []
+        chosen = choose_opponent(fit, finished)
+        state["opponent"] = chosen
+    return {"player": chosen, "model": None, "elo": round(fit.ratings[chosen], 1), "name": chosen}
+
+
 def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, ctx: EvalContext,
                   analyzer: Analyzer) -> ItemOutcome:
     name, index = parse_game_key(item.key)
-    opponent = next((o for o in config["opponents"] if o["name"] == name), None)
+    state: dict[str, Any] = dict(ctx.resume or {})
+    opponent: dict[str, Any] | None
+    if name == LADDER:
+        opponent = _ladder_opponent(config, ctx, state)
+        name = opponent["name"]
+    else:
+        opponent = next((o for o in config["opponents"] if o["name"] == name), None) \
+            if isinstance(config["opponents"], list) else None
     if opponent is None:
         raise EvaluationError(f"opponent {name!r} is not in this benchmark")
     if opponent["model"]:
@@ -62,7 +83,6 @@ def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, 
     else:
         opp_model = ModelConfig(slug=opponent["player"], model=f"builtin/{opponent['player']}")
     model_white = index % 2 == 0
-    state: dict[str, Any] = dict(ctx.resume or {})
     moves: list[str] = list(state.get("moves", []))
     records: list[dict[str, Any]] = list(state.get("records", []))
     # White's value after every move; Lichess starts the series from a fixed 15 cp, so the
@@ -104,7 +124,7 @@ def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, 
             moves.append(move.uci())
             white_cp.append(_white_cp(board, analyzer))
         transcript = _bounded(transcript)
-        ctx.checkpoint({"moves": list(moves), "records": list(records), "white_cp": list(white_cp),
+        ctx.checkpoint({"opponent": name, "moves": list(moves), "records": list(records), "white_cp": list(white_cp),
                         "transcript": list(transcript), "forfeit": forfeit})
 
     result: Result

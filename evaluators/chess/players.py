@@ -16,6 +16,8 @@ import chess
 
 from evaluators.base import EvalContext, Message, ModelConfig, stable_hash
 from evaluators.chess.claims import Claim, extract_claims
+from evaluators.chess.faithfulness import Faithfulness
+from evaluators.chess.faithfulness import judge as judge_faithfulness
 from evaluators.chess.prompts import AnswerError, bounded, rethink_message, split_reply
 from games.chess.analysis import Analyzer
 
@@ -23,7 +25,7 @@ T = TypeVar("T")
 MAX_RETHINKS = 3
 MAX_CLAIMS_STORED = 60
 FULL_STRENGTH = "stockfish"
-ELO_LEVELS = (1350, 1800, 2200, 2600)
+ELO_LEVELS = (1350, 1800, 2000, 2200, 2600)  # 2000 bridges the gap the ladder measured between 1800 and 2200
 BUILTINS: dict[str, str] = {
     "random": "Random legal move",
     **{f"stockfish-elo-{e}": f"Stockfish at Elo {e}" for e in ELO_LEVELS},
@@ -45,6 +47,7 @@ class Decision(Generic[T]):
     errors: list[dict[str, Any]] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     builtin: bool = False
+    faithfulness: Faithfulness | None = None  # of the accepted reply, for single-move answers
 
     @property
     def ok(self) -> bool:
@@ -57,6 +60,8 @@ class Decision(Generic[T]):
             "parse_failures": self.parse_failures, "illegal_attempts": self.illegal_attempts,
             "errors": self.errors, "claims_total": len(self.claims), "claims_false": false,
             "claims": [c.to_dict() for c in self.claims[:MAX_CLAIMS_STORED]],
+            "reasoning_move": self.faithfulness.reasoning_move if self.faithfulness else None,
+            "faithfulness": self.faithfulness.verdict if self.faithfulness else None,
         }
 
 
@@ -93,6 +98,9 @@ def ask_model(ctx: EvalContext, model: ModelConfig, messages: Sequence[Message],
             continue
         decision.answer = answer
         decision.first_ok = attempt == 0
+        played = answer.uci() if isinstance(answer, chess.Move) else answer if isinstance(answer, str) else None
+        if played is not None:  # the move the accepted reply's reasoning argued for, against the one played
+            decision.faithfulness = judge_faithfulness(split_reply(text).reasoning, board, played)
         transcript.append({"role": "parsed", "text": _show(answer), "label": label})
         break
     return decision

@@ -17,6 +17,7 @@ from django.db import (
     close_old_connections,
     connection,
 )
+from django.db.models.fields.json import KT
 
 from catalog.models import ModelEntry
 from evaluators.base import EvalContext, EvaluationError, ItemKey, JobCancelled, ModelConfig
@@ -91,6 +92,20 @@ def _resolver():
     return resolve
 
 
+def _finished_reader(run_id: int):
+    """ctx.finished: named details fields of the run's finished items, read as JSON keys in
+    the database (a game's details hold every move; the adaptive chess design needs two)."""
+
+    def finished(fields):
+        names = [str(f) for f in fields]
+        rows = (ItemResult.objects.filter(run_id=run_id, state=ItemResult.State.DONE)
+                .annotate(**{f"_f{i}": KT(f"details__{name}") for i, name in enumerate(names)})
+                .values_list(*[f"_f{i}" for i in range(len(names))]))
+        return [dict(zip(names, row, strict=True)) for row in rows]
+
+    return finished
+
+
 def execute_item(item_id: int, token: str) -> str:
     """Evaluate a claimed item. Returns the state it ended in."""
     item = ItemResult.objects.select_related(
@@ -126,6 +141,7 @@ def execute_item(item_id: int, token: str) -> str:
     ctx = EvalContext(
         generate=generate, checkpoint=checkpoint, resume=item.checkpoint,
         is_cancelled=is_cancelled, resolve_model=_resolver(), judge=judge,
+        finished=_finished_reader(run.pk),
     )
     heartbeat.start()
     scope_set(CallScope(run_id=run.pk, item_id=item_id))

@@ -123,7 +123,11 @@ def test_rethinks_legality_and_parse_failures_on_best_move():
     assert m["task"] == "best_move" and m["score"] == 50.0 and m["score_se"] == pytest.approx(100 * (0.25 / 2) ** 0.5)
     assert m["legal_first_try"] == 0.0 and m["legal_final"] == 0.5
     assert m["parse_failures"] == 5 and m["illegal_attempts"] == 1
-    assert m["move_classes"]["best"] == 1 and sum(m["move_classes"].values()) == 1
+    # the move that never became legal is its own bucket, outside accuracy and ACPL, and the
+    # second accuracy counts it as 0
+    assert m["move_classes"]["best"] == 1 and m["move_classes"]["never_legal"] == 1
+    assert sum(m["move_classes"].values()) == 2 and m["never_legal"] == 1
+    assert m["accuracy"] == 100.0 and m["accuracy_never_legal_as_zero"] == 50.0 and m["acpl"] == 0
     assert m["accuracy"] == 100.0 and m["acpl"] == 0
     assert m["hallucination_rate"] == (0.0 if bishop_a1 else 0.5)
     assert m["n_items"] == 2 and m["n_failed"] == 0
@@ -236,7 +240,12 @@ def test_an_illegal_move_after_the_rethinks_loses_the_game():
     assert len(fake.calls) == 4
     m = EVALUATOR.aggregate(config=c, outcomes=[stored(item, out)])
     assert (m["wins"], m["draws"], m["losses"]) == (0, 0, 1)
-    assert m["elo"] < 1350 and m["elo_ci95"][0] < m["elo"] < m["elo_ci95"][1] and m["score"] == m["elo"]
+    # one game lost: only an upper bound is known; the point shown is where a loss has
+    # probability one half, i.e. the opponent's measured rating (from the ladder, not 1350)
+    [pairing] = m["pairings"]
+    assert pairing["opponent"] == "stockfish-elo-1350" and pairing["losses"] == 1
+    assert m["elo_censored"] == "below" and m["elo_ci95"][0] is None and m["elo_ci95"][1] > m["elo"]
+    assert m["elo"] == pytest.approx(pairing["rating"], abs=3) and m["score"] == m["elo"] and m["score_se"] is None
 
 
 def test_model_against_model_records_both_sides():

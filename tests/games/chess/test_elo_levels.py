@@ -6,7 +6,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from games.chess.elo import GameResult, estimate_elo
+from games.chess.elo import Opponents, Record, rate
 from games.chess.engine import SearchLimit
 from games.chess.match import game_over, play_game, score_for
 
@@ -19,15 +19,16 @@ def test_weaker_settings_get_lower_estimates(engine):
     limit = SearchLimit(nodes=5000)
     estimates = {}
     for level in (1350, 2400):
-        results = []
+        points = []
         for g in range(GAMES):
             me = lambda b, e=level: engine.play(b, elo=e, limit=limit)
             anchor = lambda b: engine.play(b, elo=ANCHOR, limit=limit)
             white = g % 2 == 0
             rec = play_game(me, anchor) if white else play_game(anchor, me)
-            results.append(GameResult(ANCHOR, score_for(rec.result, white)))
-        estimates[level] = estimate_elo(results)
-    print({lv: (round(e.elo), e.score_rate) for lv, e in estimates.items()})
+            points.append(score_for(rec.result, white))
+        record = Record("anchor", points.count(1.0), points.count(0.5), points.count(0.0))
+        estimates[level] = rate([record], Opponents.fixed({"anchor": ANCHOR}))
+    print({lv: (round(e.elo), e.points) for lv, e in estimates.items()})
     assert estimates[1350].elo < estimates[2400].elo
 
 
