@@ -126,7 +126,8 @@ def test_best_move_through_celery_records_and_aggregates(celery_worker, fake_llm
     true_claims = counts["best"] + counts["worst"]
     false_claims = counts["illegal_then_best"] + counts["worst"]
     assert m["hallucination_rate"] == pytest.approx(false_claims / (true_claims + false_claims))
-    assert sum(m["move_classes"].values()) == n - counts["unparseable"]
+    # every decision has a class; the ones that never became legal are their own bucket
+    assert sum(m["move_classes"].values()) == n and m["move_classes"]["never_legal"] == counts["unparseable"]
     assert m["move_classes"]["best"] >= counts["best"] + counts["illegal_then_best"]
     assert m["n_items"] == n and m["n_failed"] == 0 and m["score_se"] is not None
     calls = LLMCall.objects.filter(run=run, purpose="model").count()
@@ -145,7 +146,11 @@ def test_best_move_through_celery_records_and_aggregates(celery_worker, fake_llm
     assert [r["ply"] for r in item.details["moves"]] == list(range(1, item.details["plies"] + 1, 2))
     gm = job2.runs.get().metrics
     assert gm["task"] == "games" and gm["games"] == 1 and gm["wins"] + gm["draws"] + gm["losses"] == 1
-    assert gm["legal_first_try"] == 1.0 and gm["elo"] is None  # random has no rating
+    # the random mover is rated only by the measured ladder (never by a stated number)
+    [pairing] = gm["pairings"]
+    ladder_random = next(p for p in gm["ladder"]["players"] if p["name"] == "random")
+    assert pairing["opponent"] == "random" and pairing["rating"] == ladder_random["rating"]
+    assert gm["legal_first_try"] == 1.0 and (gm["elo"] is None) == (ladder_random["rating"] is None)
 
 
 def test_a_game_resumes_from_its_checkpoint_after_the_worker_is_killed(celery_worker, fake_llm):
