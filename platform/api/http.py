@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from api.services import TokenError, api_token_authenticate
+from podium.middleware import unstorable
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 64 * 1024
@@ -108,9 +109,32 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
         data = json.loads(body.decode("utf-8") or "null")
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ApiError(400, "bad_json", f"body is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ApiError(400, "bad_json", f"body is nested more than {MAX_JSON_DEPTH} levels deep") from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad_json", "body must be a JSON object")
+    _check_json(data, "body", 0)
     return data
+
+
+MAX_JSON_DEPTH = 20
+
+
+def _check_json(value: Any, where: str, depth: int) -> None:
+    """Refuse what the database cannot store or what no request needs: deep nesting, NUL
+    characters and lone surrogates (json.loads accepts "\\ud800"; PostgreSQL does not)."""
+    if depth > MAX_JSON_DEPTH:
+        raise ApiError(400, "bad_json", f"body is nested more than {MAX_JSON_DEPTH} levels deep")
+    if isinstance(value, str):
+        if unstorable(value):
+            raise ApiError(400, "bad_json", f"{where} contains a NUL character or a lone surrogate")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_json(key, f"a key in {where}", depth + 1)
+            _check_json(item, f"{where}.{key}", depth + 1)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_json(item, f"{where}[{i}]", depth + 1)
 
 
 def int_param(request: HttpRequest, name: str, default: int, *, minimum: int = 1, maximum: int | None = None) -> int:

@@ -131,7 +131,14 @@ def _job_submit(request, token) -> JsonResponse:
     name = data.get("name", "")
     if not isinstance(name, str) or len(name) > 200:
         raise ApiError(422, "invalid", "name must be a string of at most 200 characters")
-    job = job_submit(models=models_by_names(model_names), benchmarks=benchmarks_by_patterns(patterns),
+    models = models_by_names(model_names)
+    seen: dict[int, str] = {}
+    for given, model in zip(model_names, models, strict=True):
+        if model.pk in seen:
+            raise ApiError(400, "bad_request", f"model {model.slug!r} is listed twice "
+                           f"(as {seen[model.pk]!r} and {given!r})")
+        seen[model.pk] = given
+    job = job_submit(models=models, benchmarks=benchmarks_by_patterns(patterns),
                      samples=samples, submitted_by=token.user, name=name)
     response = JsonResponse(job_json(job), status=201)
     response["Location"] = f"/api/jobs/{job.pk}"

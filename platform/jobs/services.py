@@ -50,6 +50,8 @@ def job_submit(
         raise ValidationError("a job needs at least one benchmark")
     if samples is not None and (not isinstance(samples, int) or isinstance(samples, bool) or samples < 1):
         raise ValidationError(f"samples must be a positive integer, got {samples!r}")
+    if len({m.pk for m in models}) != len(models):
+        raise ValidationError("a model is listed twice; list each model once")
     for model in models:
         if not model.active:
             raise ValidationError(f"model {model.slug!r} is not active")
