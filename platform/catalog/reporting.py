@@ -10,7 +10,13 @@ environment variables have no place in a request's report: only the request's ow
 
 from __future__ import annotations
 
+import re
+
 from django.views.debug import SafeExceptionReporterFilter
+
+# scheme://user:password@ — DATABASE_URL, REDIS_URL, the broker and cache URLs carry passwords
+# under names Django does not recognise as secret.
+_URL_CREDENTIALS = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^:/@\s]*):(?P<password>[^@\s/]*)@")
 
 _REQUEST_PREFIXES = ("HTTP_", "CONTENT_", "SERVER_", "REMOTE_", "wsgi.", "gunicorn.", "uwsgi.")
 _REQUEST_NAMES = frozenset({
@@ -24,6 +30,14 @@ def is_request_variable(name: str) -> bool:
 
 
 class EnvironmentHidingFilter(SafeExceptionReporterFilter):
+    def cleanse_setting(self, key, value):
+        """Django's cleansing (by name, recursing into dicts and lists through this method),
+        then the password of any URL-shaped string is replaced."""
+        value = super().cleanse_setting(key, value)
+        if isinstance(value, str) and _URL_CREDENTIALS.search(value):
+            return _URL_CREDENTIALS.sub(lambda m: f"{m['head']}:{self.cleansed_substitute}@", value)
+        return value
+
     def get_safe_request_meta(self, request):
         meta = super().get_safe_request_meta(request)
         return {name: value if is_request_variable(name) else self.cleansed_substitute
