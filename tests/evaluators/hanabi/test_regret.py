@@ -14,7 +14,7 @@ from evaluators.hanabi.regret import (
 )
 from games.hanabi import HanabiGame
 from games.hanabi.bots import bot_game
-from tests.games.hanabi.test_bot_rules import stacked
+from tests.games.hanabi.stacking import stacked
 
 
 def last_life() -> HanabiGame:
