@@ -101,6 +101,8 @@ def is_unit_like(rest: str, extra: frozenset[str] = frozenset()) -> bool:
     text = unwrap_text(rest)
     text = re.sub(r"\\cdot|\\times|\\,|\\;|[\s{}()/*.^·\-+0-9]", " ", text)
     tokens = re.findall(r"\\?[A-Za-zμΩ°%Å]+|\S", text)
+    if not tokens and re.search(r"[\d()]", unwrap_text(rest)):
+        return False  # "(2)" after a 2 is a product, not a unit
     return all(is_unit_token(t, extra) for t in tokens)
 
 

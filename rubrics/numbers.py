@@ -28,7 +28,7 @@ _SCI_TIMES = re.compile(
     rf"^(?P<m>{_MANT})\s*(?:\\times|\\cdot|x|\*)\s*10\s*\^\s*(?:\{{\s*(?P<e1>{_EXP})\s*\}}|(?P<e2>{_EXP}))"
 )
 _SCI_E = re.compile(rf"^(?P<m>{_MANT})[eE](?P<e>{_EXP})(?![A-Za-z])")
-_POW10 = re.compile(rf"^(?P<s>[-+]?)10\s*\^\s*(?:\{{\s*(?P<e1>{_EXP})\s*\}}|(?P<e2>{_EXP}))")
+_POW10 = re.compile(rf"^(?P<s>[-+]?)10\s*\^\s*(?:\{{\s*(?P<e1>{_EXP}(?:\.\d+)?)\s*\}}|(?P<e2>{_EXP}))")  # 10^{10.5}
 _FRAC = re.compile(rf"^(?P<s>[-+]?)\\frac\s*\{{\s*(?P<a>{_MANT})\s*\}}\s*\{{\s*(?P<b>{_MANT})\s*\}}")
 _SLASH = re.compile(rf"^(?P<a>{_MANT})\s*/\s*(?P<b>{_MANT})(?![\d.])")
 _PLAIN = re.compile(rf"^{_MANT}")
@@ -64,7 +64,7 @@ def _leading_number(s: str) -> tuple[Number, str] | None:
             return Number(float(m.group("m")) * 10.0 ** int(exp), sci=True), s[m.end():]
     m = _POW10.match(s)
     if m:
-        exp = int(m.group("e1") or m.group("e2"))
+        exp = float(m.group("e1") or m.group("e2"))
         return Number((-1.0 if m.group("s") == "-" else 1.0) * 10.0 ** exp, sci=True), s[m.end():]
     m = _FRAC.match(s)
     if m and float(m.group("b")) != 0:

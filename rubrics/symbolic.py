@@ -41,7 +41,7 @@ _FUNCTIONS = {
 _ACCENT = r"\\(?:vec|hat|dot|ddot|bar|tilde|overline|overrightarrow|mathbf|boldsymbol|mathcal|widehat|widetilde)\s*\{[^{}]*\}"
 _GREEK_OR_LETTER = r"\\[A-Za-z]+|[A-Za-z]"
 _SUB = r"_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z0-9])"
-_PRIME = r"(?:\s*\^\s*\{\s*'+\s*\}|'+)"
+_PRIME = r"(?:\s*\^\s*\{\s*'+\s*\}|'+|\s*\^\s*\{?\s*(?:\\star|\\ast|\*)\s*\}?)"  # primes, a star
 _DECORATED = re.compile(rf"(?:{_ACCENT}|{_GREEK_OR_LETTER})(?:{_SUB})?{_PRIME}?")
 
 
@@ -104,6 +104,7 @@ def _products(latex: str, functions: frozenset[str]) -> str:
 
 def _prepare(text: str, table: SymbolTable, functions: frozenset[str] = frozenset()) -> str | None:
     s = unwrap_text(basic(text))
+    s = re.sub(r"\s+([_^])", r"\1", s)  # \mathbf{e}_x unwraps to " e _x": one symbol e_x
     s = strip_qualifier(s)
     if len(s) > _MAX_LEN or _TOO_BIG.search(s) or re.search(
             r"\\(?:int|sum|prod|lim|begin|cases)(?![a-zA-Z])", s):
@@ -115,7 +116,13 @@ def _prepare(text: str, table: SymbolTable, functions: frozenset[str] = frozense
     s = re.sub(r"\\hbar(?![a-zA-Z])", r"\\mathit{hbar}", s)
     s = re.sub(r"\\ell(?![a-zA-Z])", r"\\mathit{ell}", s)
     s = _products(s, functions)
-    return _substitute(s, table)
+    # the parser reads "2(1)" as 2 + 1 and "3(\frac{4}{3})" as a mixed number: make it a product
+    s = re.sub(r"(\d)\s*\(", r"\1 \\cdot (", s)
+    s = _substitute(s, table)
+    # letters sympy would read as constants: \gamma and \Gamma (Euler's constant), I (the
+    # imaginary unit); in a physics answer they are quantities
+    return re.sub(r"\\(gamma|Gamma)(?![A-Za-z])|(?<![A-Za-z\\{])I(?![A-Za-z])",
+                  lambda m: f" \\mathit{{q{m.group(1) or 'I'}}} ", s)
 
 
 @functools.lru_cache(maxsize=2048)

@@ -29,17 +29,26 @@ from evaluators.hipho.prompts import (
     PROMPT_VERSION,
     TEMPLATE_HASH,
     answer_judge_prompt,
+    lenient_answer_judge_prompt,
     solver_messages,
     step_judge_prompt,
 )
 from evaluators.hipho.source import SUITE, exams_for, is_suite, resolve_path, validate_config
+from evaluators.llm_types import LLMError
 from rubrics.answers import GRADER_VERSION as ANSWER_GRADER_VERSION
-from rubrics.answers import AnswerJudge, grade_answers, parse_verdict, reference_reply
+from rubrics.answers import (
+    AnswerJudge,
+    GraderProfile,
+    grade_answers,
+    parse_verdict,
+    reference_reply,
+)
 from rubrics.catalogue import exam_info
 from rubrics.errors import ExamFormatError
 from rubrics.exam import Exam, Problem, load_exam_dir
 from rubrics.scoring import SampleScore, problem_points, score_exam, score_suite
 from rubrics.steps import STEP_GRADER_VERSION, grade_steps
+from rubrics.vlmevalkit import parse_lenient_verdict
 
 GRADER_VERSION = f"{ANSWER_GRADER_VERSION}+{STEP_GRADER_VERSION}"
 MAX_STORED_CHARS = 100_000
@@ -83,6 +92,7 @@ class _Judge:
         self.ctx, self.judge, self.base = ctx, judge, sample_index * _JUDGE_DRAW_STRIDE
         self.draws: dict[str, int] = defaultdict(int)
         self.log: list[dict[str, Any]] = []
+        self.failures: list[str] = []  # judge calls that failed: the item is judge-failed
 
     def __call__(self, prompt: str) -> str:
         self.ctx.check_cancelled()
@@ -94,11 +104,18 @@ class _Judge:
         )
         return completion.text
 
-    def answers(self) -> AnswerJudge:
+    def answers(self, profile: GraderProfile = "strict") -> AnswerJudge:
+        strict = profile == "strict"
+
         def ask(given: str, reference: str, question: str) -> bool | None:
-            prompt = answer_judge_prompt(given, reference, question)
-            reply = self(prompt)
-            verdict = parse_verdict(reply)
+            build = answer_judge_prompt if strict else lenient_answer_judge_prompt
+            prompt = build(given, reference, question)
+            try:
+                reply = self(prompt)
+            except LLMError as exc:  # the rule-based verdict stands; the item is marked
+                self.failures.append(f"answer judge: {exc.error_class}: {exc}"[:500])
+                return None
+            verdict = parse_verdict(reply) if strict else parse_lenient_verdict(reply)
             self.log.append({"role": "judge", "kind": "answer", "text": _bounded(reply, 2000),
                              "prompt": _bounded(prompt, MAX_JUDGE_PROMPT_CHARS), "verdict": verdict})
             return verdict
@@ -108,17 +125,27 @@ class _Judge:
 
 def grade_reply(
     *, exam: Exam, problem: Problem, reply: str, judge: Callable[[str], str] | None,
-    answer_judge: AnswerJudge | None, step_level: bool,
+    answer_judge: AnswerJudge | None, step_level: bool, profile: GraderProfile = "strict",
+    judge_failures: list[str] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
-    """Grade one stored reply: (scores, grading details, transcript entries)."""
-    answers = grade_answers(reply, problem, judge=answer_judge)
+    """Grade one stored reply: (scores, grading details, transcript entries).
+
+    A judge that fails (an LLMError from its call) never zeroes the sample: the answer-level
+    score stands (P = A, S unknown) and the item is marked judge-failed. The official grader
+    ends the same way (a failed fine-grained score is 0, and P = max(fine, coarse))."""
+    failures = judge_failures if judge_failures is not None else []
+    answers = grade_answers(reply, problem, judge=answer_judge, profile=profile)
     steps = None
     if judge is not None and step_level and problem.marking:
-        steps = grade_steps(problem, reply, judge=judge, build_prompt=step_judge_prompt)
+        try:
+            steps = grade_steps(problem, reply, judge=judge, build_prompt=step_judge_prompt)
+        except LLMError as exc:
+            failures.append(f"step judge: {exc.error_class}: {exc}"[:500])
     S = steps.score if steps is not None else None
     P = problem_points(answers.score, S)
     scores = {"A": answers.score, "S": S, "P": P, "full": problem.full_marks,
-              "best_scheme": steps.best_scheme if steps is not None else None}
+              "best_scheme": steps.best_scheme if steps is not None else None,
+              "judge_failed": bool(failures)}
     details: dict[str, Any] = {
         "answers": [v.as_dict() for v in answers.verdicts],
         "boxed_found": answers.boxed_found,
@@ -128,12 +155,19 @@ def grade_reply(
                 {"index": s.index, "total": s.total, "attempts": s.attempts, "scaled": s.scaled,
                  "discarded_totals": list(s.discarded_totals),
                  "criteria": [{"criterion": c.criterion, "raw_score": c.raw_score, "score": c.score,
+                               "ours": c.ours, "parse_differs": c.parse_differs,
                                "reply": _bounded(c.reply, 4000)} for c in s.criteria]}
                 for s in steps.schemes
             ],
         },
         "answer_level_only": steps is None,
+        "judge_failed": bool(failures),
+        "judge_failures": failures[:10],
         "grader_version": GRADER_VERSION,
+        "grader_profile": profile,
+        # criteria whose score our former reading would have read differently (rubrics.steps)
+        "judge_parse_differs": None if steps is None else sum(
+            c.parse_differs for sch in steps.schemes for c in sch.criteria),
     }
     transcript: list[dict[str, Any]] = [
         {"role": "parsed", "text": "\n".join(f"[{v.index + 1}] {v.given}" for v in answers.verdicts),
@@ -179,6 +213,7 @@ class HiphoEvaluator:
             "prompt_version": PROMPT_VERSION,
             "prompt_template_hash": TEMPLATE_HASH,
             "grader_version": GRADER_VERSION,
+            "grader_profile": conf["grader_profile"],
         }
 
     def evaluate(self, *, config: Mapping[str, Any], model: ModelConfig, item: ItemKey,
@@ -217,10 +252,12 @@ class HiphoEvaluator:
 
         # The reference baseline checks the answer-level grader only: no judge money is spent on it.
         judge = _Judge(ctx, ctx.judge, item.sample_index) if ctx.judge is not None and not sanity else None
+        profile = conf["grader_profile"]
         scores, details, grading = grade_reply(
             exam=exam, problem=problem, reply=reply, judge=judge,
-            answer_judge=judge.answers() if judge is not None and conf["answer_judge"] else None,
-            step_level=conf["step_level"],
+            answer_judge=judge.answers(profile) if judge is not None and conf["answer_judge"] else None,
+            step_level=conf["step_level"], profile=profile,
+            judge_failures=judge.failures if judge is not None else None,
         )
         transcript.extend(grading)
         if judge is not None:
@@ -237,7 +274,7 @@ class HiphoEvaluator:
         exams = exams_for(conf)
         suite = is_suite(conf)
         per_exam: dict[str, list[SampleScore]] = {e.exam_id: [] for e in exams}
-        failed = 0
+        failed = judge_failed = 0
         step_graded = False
         sanity = [bool(o.details.get("sanity_check")) for o in outcomes if o.state == "done"]
         for o in outcomes:
@@ -251,6 +288,7 @@ class HiphoEvaluator:
                 continue
             S = o.scores.get("S")
             step_graded = step_graded or S is not None
+            judge_failed += bool(o.scores.get("judge_failed"))
             per_exam[exam_id].append(SampleScore(
                 problem_id, o.sample_index, float(o.scores.get("A") or 0.0),
                 None if S is None else float(S), best_scheme=o.scores.get("best_scheme"),
@@ -269,6 +307,7 @@ class HiphoEvaluator:
             exam_metrics[exam.exam_id] = m
         common = {
             "n_items": len(outcomes), "n_failed": failed,
+            "n_judge_failed": judge_failed,  # judged items whose judge failed: scored at P = A
             "answer_level_only": not step_graded,
             "sanity_check": bool(sanity) and all(sanity),
             "grader_version": GRADER_VERSION,
@@ -300,12 +339,15 @@ def regrade_outcome(*, config: Mapping[str, Any], key: str, details: Mapping[str
     if details.get("sanity_check"):
         judge = None  # the reference baseline checks the answer-level grader only
     answer_judge = None
+    profile = conf["grader_profile"]
     if judge is not None and conf["answer_judge"]:
         def answer_judge(given: str, reference: str, question: str) -> bool | None:
-            return parse_verdict(judge(answer_judge_prompt(given, reference, question)))
+            if profile == "strict":
+                return parse_verdict(judge(answer_judge_prompt(given, reference, question)))
+            return parse_lenient_verdict(judge(lenient_answer_judge_prompt(given, reference, question)))
     scores, new_details, transcript = grade_reply(
         exam=exam, problem=problem, reply=reply, judge=judge, answer_judge=answer_judge,
-        step_level=conf["step_level"],
+        step_level=conf["step_level"], profile=profile,
     )
     keep = {k: details[k] for k in ("exam_id", "problem_id", "reply", "figures_omitted",
                                     "sanity_check", "history") if k in details}

@@ -13,8 +13,9 @@ from typing import Any
 
 from evaluators.base import Message, stable_hash
 from rubrics.exam import Exam, Problem
+from rubrics.steps import Attempt
 
-PROMPT_VERSION = "hipho-prompts-1"
+PROMPT_VERSION = "hipho-prompts-2"
 
 SOLVER_SYSTEM = (
     "You are an expert physicist sitting a theoretical physics olympiad paper. Solve each "
@@ -59,6 +60,7 @@ criterion grants for the result itself.
 
 ## Marking criterion
 {criterion}
+{limits}
 
 Explain briefly (at most a few sentences) whether the criterion is met, then give the points \
 awarded for this criterion alone as a single number in \\boxed{{}}, for example \\boxed{{0.5}}."""
@@ -80,10 +82,41 @@ equal); a different quantity, a missing factor or sign, or a value outside the t
 
 Reply with exactly one word: CORRECT or INCORRECT."""
 
+# What the judge is told about the total (every attempt) and about a re-grade (issue 11: a
+# temperature-0 judge that is simply asked again answers the same). The official grader tells
+# its judge the same facts (VLMEvalKit hipho_prompt_inference.py, TOTAL_SCORE_WARNING_TEMPLATE
+# and RETRY_WARNING_TEMPLATE); the wording here is ours.
+STEP_LIMITS = """
+This criterion is one of several for this problem; together they may award at most \
+{max_total:g} point(s). This is grading attempt {attempt}."""
+STEP_REGRADE = """
+This is a re-grade: on the previous attempt(s) the criteria's total came to {previous}, more \
+than the {max_total:g} point(s) the problem is worth. Grade this criterion again, strictly by \
+its own wording."""
+
+# The lenient answer judge of the vlmevalkit profile: the official xverify rules (VLMEvalKit
+# hipho_verifier.py, grade_answer_xverify) in our words; its reply must be exactly
+# "[Correct]" or "[Incorrect]" (rubrics.vlmevalkit.parse_lenient_verdict).
+LENIENT_ANSWER_JUDGE = """Decide whether the output below answers the question correctly, given the correct answer.
+- If the output gives several answers and later ones revise earlier ones, judge the final one; \
+if the final answer is unclear or wrong, it is incorrect.
+- Mathematically equivalent answers in different forms are correct (e.g. 256/55 and 4.65).
+- For physics answers, matching values are correct even when one carries a unit (3 and 3 GHz).
+- If the question lists options, the output is correct when it clearly names the right option \
+by its code or its content.
+- Otherwise the output must agree with the correct answer in content and meaning.
+
+Question: \"\"\"{question}\"\"\"
+Output: \"\"\"{given}\"\"\"
+Correct answer: {reference}
+
+Reply with exactly [Correct] or [Incorrect] and nothing else."""
+
 TEMPLATE_HASH = stable_hash(
     {"version": PROMPT_VERSION, "system": SOLVER_SYSTEM, "user": SOLVER_USER,
      "omitted": FIGURES_OMITTED, "attached": FIGURES_ATTACHED, "step_judge": STEP_JUDGE,
-     "answer_judge": ANSWER_JUDGE}
+     "answer_judge": ANSWER_JUDGE, "step_limits": STEP_LIMITS, "step_regrade": STEP_REGRADE,
+     "lenient_answer_judge": LENIENT_ANSWER_JUDGE}
 )
 
 
@@ -130,10 +163,18 @@ def solver_messages(exam: Exam, problem: Problem, *, vision: bool) -> list[Messa
     return [{"role": "system", "content": SOLVER_SYSTEM}, {"role": "user", "content": content}]
 
 
-def step_judge_prompt(problem: Problem, reply: str, criterion: str) -> str:
+def step_judge_prompt(problem: Problem, reply: str, criterion: str, attempt: Attempt) -> str:
+    limits = STEP_LIMITS.format(max_total=attempt.max_total, attempt=attempt.number)
+    if attempt.regrade:
+        previous = ", then ".join(f"{t:g}" for t in attempt.previous_totals)
+        limits += STEP_REGRADE.format(previous=previous, max_total=attempt.max_total)
     return STEP_JUDGE.format(context=problem.context.strip(), question=problem.question.strip(),
-                             reply=reply, criterion=criterion)
+                             reply=reply, criterion=criterion, limits=limits)
 
 
 def answer_judge_prompt(given: str, reference: str, question: str) -> str:
     return ANSWER_JUDGE.format(question=question.strip(), reference=reference, given=given)
+
+
+def lenient_answer_judge_prompt(given: str, reference: str, question: str) -> str:
+    return LENIENT_ANSWER_JUDGE.format(question=question.strip(), reference=reference, given=given)

@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.base import ConfigError
+from rubrics.answers import GRADER_PROFILES
 from rubrics.errors import ExamFormatError, ExamSourceError, UnknownExamError
 from rubrics.exam import Exam, exam_files, exam_id_from_stem, load_exam, load_exam_dir
 from rubrics.hf import HF_REPO_ID, hf_snapshot
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SUITE = "suite"
-_KEYS = {"source", "path", "exam", "cache_dir", "repo_id", "revision", "temperature",
+_KEYS = {"source", "path", "exam", "cache_dir", "repo_id", "revision", "temperature", "grader_profile",
          "answer_judge", "step_level", "offline"}
 
 
@@ -85,6 +86,10 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(value, bool):
             raise ConfigError(f"field {flag!r} must be true or false")
         out[flag] = value
+    profile = config.get("grader_profile", "strict")
+    if profile not in GRADER_PROFILES:
+        raise ConfigError(f"field 'grader_profile' must be one of {list(GRADER_PROFILES)}, got {profile!r}")
+    out["grader_profile"] = profile
     if source == "dir":
         # Load (and cache) the exams now, so a benchmark whose files are broken is refused when it
         # is saved, naming the file and record, not later when a job is submitted.

@@ -99,7 +99,8 @@ def test_a_text_only_model_sees_a_visible_flag_instead_of_the_figure():
     assert "\\boxed{}" in user and "expects 2 final answer(s)" in user
     assert "Exam information sheet" in user and "Sliding block" in user
     assert out.details["figures_omitted"] == 1
-    assert out.scores == {"A": 2.5, "S": None, "P": 2.5, "full": 2.5, "best_scheme": None}
+    assert out.scores == {"A": 2.5, "S": None, "P": 2.5, "full": 2.5, "best_scheme": None,
+                          "judge_failed": False}
     rules = [e["rule"] for e in out.transcript if e["role"] == "grading"]
     assert rules == ["after_equals:symbolic", "numeric"] or rules[1] == "numeric"
     assert [e["role"] for e in out.transcript[:3]] == ["prompt", "reply", "parsed"]
