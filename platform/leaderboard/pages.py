@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -154,5 +155,36 @@ def chart_template() -> dict[str, Any]:
 
 def chart(fig, chart_id: str) -> dict[str, Any]:
     """A plotly figure as the page embeds it: JSON in a <script type="application/json"> block
-    (Django's json_script escapes <, > and &), drawn by static/js/charts.js."""
-    return {"id": chart_id, "json_id": f"{chart_id}-data", "data": json.loads(fig.to_json())}
+    (Django's json_script escapes <, > and &), drawn by static/js/charts.js.
+
+    Plotly renders a subset of HTML inside text (<a href>, <span style>, ...), so a display
+    name or exam id holding `<a href=…>` became a live link in the chart. Every string is
+    escaped here, except the few attribute-free formatting tags our own labels use."""
+    return {"id": chart_id, "json_id": f"{chart_id}-data", "data": plotly_safe(json.loads(fig.to_json()))}
+
+
+# Plotly decodes &lt; back to a literal "<" when it draws text, so escaped names read the same.
+_PLOTLY_OWN_TAGS = re.compile(r"</?(?:br|b|i|sub|sup|extra)\s*/?>", re.IGNORECASE)
+
+
+def _plotly_text(text: str) -> str:
+    if "<" not in text and ">" not in text:
+        return text
+    out, at = [], 0
+    for tag in _PLOTLY_OWN_TAGS.finditer(text):
+        out.append(text[at:tag.start()].replace("<", "&lt;").replace(">", "&gt;"))
+        out.append(tag.group(0))
+        at = tag.end()
+    out.append(text[at:].replace("<", "&lt;").replace(">", "&gt;"))
+    return "".join(out)
+
+
+def plotly_safe(value: Any) -> Any:
+    """A figure's JSON with every string made inert for plotly's text renderer."""
+    if isinstance(value, str):
+        return _plotly_text(value)
+    if isinstance(value, list):
+        return [plotly_safe(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plotly_safe(v) for k, v in value.items()}
+    return value
