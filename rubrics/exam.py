@@ -83,7 +83,27 @@ class Exam:
         raise UnknownExamError(f"{self.path.name}: no problem with id {problem_id!r}")
 
     def figure_path(self, relative: str) -> Path:
-        return self.root / relative
+        """The figure's file, refused (ExamFormatError) when it is, or passes through, a
+        symlink or lies outside the exam folder: checked again here, at read time, because
+        an exam may have been loaded without its figures checked, and the file's bytes go
+        base64-encoded into prompts sent to a provider."""
+        return figure_inside(self.path, self.root, relative)
+
+
+def figure_inside(exam_file: Path, root: Path, relative: str) -> Path:
+    rel = Path(relative)
+    if rel.is_absolute() or ".." in rel.parts:
+        raise ExamFormatError(f"{exam_file.name}: figure {relative!r} must be a path inside the exam folder")
+    current = root
+    for part in rel.parts:
+        current = current / part
+        if current.is_symlink():
+            raise ExamFormatError(
+                f"{exam_file.name}: figure {relative!r} is or passes through a symlink "
+                f"({current}); exam folders must hold the figure files themselves")
+    if not current.resolve().is_relative_to(root.resolve()):
+        raise ExamFormatError(f"{exam_file.name}: figure {relative!r} lies outside the exam folder")
+    return current
 
 
 def exam_id_from_stem(stem: str) -> str:
@@ -183,7 +203,10 @@ def _problem(path: Path, index: int, record: Any, *, check_figures: bool) -> Pro
         if rel.is_absolute() or ".." in rel.parts:
             raise _fail(path, where, f"figure {f!r} must be a path inside the exam folder")
         if check_figures:
-            full = path.parent / rel
+            try:
+                full = figure_inside(path, path.parent, f)
+            except ExamFormatError as exc:
+                raise _fail(path, where, str(exc).split(": ", 1)[1]) from None
             if not full.is_file():
                 raise _fail(path, where, f"figure {f!r} does not exist (looked for {full})")
             if full.stat().st_size > MAX_FIGURE_BYTES:

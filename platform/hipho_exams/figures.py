@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from catalog.models import Benchmark
+from rubrics.errors import ExamFormatError
 
 log = logging.getLogger(__name__)
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
@@ -79,7 +80,10 @@ def figure_file(exam_id: str, benchmark_ids: list[int], p_index: int, f_index: i
     figures = exam.problems[p_index].figures
     if not 0 <= f_index < len(figures):
         return None
-    path = exam.figure_path(figures[f_index]).resolve()
+    try:
+        path = exam.figure_path(figures[f_index]).resolve()
+    except ExamFormatError:  # a symlink or a path outside the folder: never served
+        return None
     root = exam.root.resolve()
     content_type = IMAGE_TYPES.get(path.suffix.lower())
     if content_type is None or root not in path.parents or not path.is_file():
