@@ -18,7 +18,15 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
-install: system-deps $(VENV)/.installed
+# Browser assets from npm (package.json: plotly.js's cartesian bundle) into the git-ignored
+# node_modules/. Optional: without npm, or offline, the site serves the full plotly bundle that the
+# plotly wheel ships, so this step warns instead of failing.
+node_modules/.installed: package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --no-audit --no-fund --silent && touch $@ || echo "warning: npm ci failed; serving the full plotly bundle from the plotly wheel"; \
+	else echo "note: npm not found; serving the full plotly bundle from the plotly wheel"; fi
+
+install: system-deps $(VENV)/.installed node_modules/.installed
 
 # apt packages the project needs: Redis, Stockfish, Chromium (browser tests). Skipped when present.
 system-deps:
