@@ -9,6 +9,11 @@ loads (``data/chess_ladder/``); the ratings and their covariance are fitted from
 
     .venv/bin/python bench/chess_elo_levels.py --games 40 --out data/chess_ladder/ladder.json
     .venv/bin/python bench/chess_elo_levels.py --fit-only data/chess_ladder/ladder.json
+    .venv/bin/python bench/chess_elo_levels.py --coverage 40 data/chess_ladder/ladder.json
+
+``--coverage REPS`` simulates worlds like the measured one (its fitted ratings taken as the
+truth, its pairings' game counts) and prints how often the model's 95 % interval covers the
+true rating, for players from below the ladder to above it, and the mean half width.
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import chess
 
 from evaluators.chess.players import builtin_move, builtin_rng
+from evaluators.chess.rating import DEFAULT_LADDER_GAMES
 from games.chess.analysis import Analyzer
+from games.chess.elo_simulation import coverage
 from games.chess.engine import DEFAULT_NODES, Engine, SearchLimit
 from games.chess.ladder import Ladder, PairRecord, fit_ladder
 from games.chess.match import MAX_MOVES, game_over, score_for
@@ -57,6 +64,27 @@ def report(ladder: Ladder) -> None:
     print("unrated (scored 0 % or 100 %, no finite rating):", ", ".join(fit.unrated) or "none")
 
 
+def simulate_coverage(ladder: Ladder, reps: int, games: int) -> int:
+    fit = fit_ladder(ladder)
+    truth = dict(fit.ratings)
+    counts = {(p.a, p.b): p.games for p in ladder.pairs if p.a in truth and p.b in truth}
+    lo, hi = min(truth.values()), max(truth.values())
+    thetas = [lo - 300, lo, *sorted(truth.values())[1:-1], hi, hi + 300]
+    t0 = time.perf_counter()
+    for share in (0.0, 0.3):
+        trials = coverage(truth, counts, thetas, anchor=fit.anchor, games=games, reps=reps, draw_share=share,
+                          centre=ladder.centre, centre_elo=ladder.centre_elo)
+        rate = sum(t.rating.covers(t.truth) for t in trials) / len(trials)
+        print(f"draw share {share}: coverage {rate:.3f} of {len(trials)} simulated players ({games} games each)")
+        for theta in thetas:
+            part = [t for t in trials if t.truth == theta]
+            widths = [t.rating.half_width for t in part if t.rating.half_width is not None]
+            print(f"  true {theta:6.0f}: covered {sum(t.rating.covers(theta) for t in part) / len(part):.2f}, "
+                  f"mean half width {sum(widths) / len(widths) if widths else float('nan'):5.0f}")
+    print(f"{time.perf_counter() - t0:.0f} s")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--players", nargs="+", default=DEFAULT_PLAYERS)
@@ -65,10 +93,15 @@ def main() -> int:
     ap.add_argument("--anchor", default="stockfish-elo-1350")
     ap.add_argument("--out", type=Path)
     ap.add_argument("--fit-only", type=Path, help="print the fit of an existing ladder file")
+    ap.add_argument("--coverage", type=int, metavar="REPS", help="simulated players per true rating")
+    ap.add_argument("--model-games", type=int, default=DEFAULT_LADDER_GAMES)
+    ap.add_argument("ladder_file", type=Path, nargs="?")
     args = ap.parse_args()
     if args.fit_only:
         report(Ladder.load(args.fit_only))
         return 0
+    if args.coverage:
+        return simulate_coverage(Ladder.load(args.ladder_file), args.coverage, args.model_games)
     limit = SearchLimit(nodes=args.nodes)
     pairs: list[PairRecord] = []
     if args.out and args.out.exists():  # resume: pairs already in the file are not replayed

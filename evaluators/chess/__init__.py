@@ -39,7 +39,15 @@ DEFAULT_BENCHMARKS: list[dict[str, Any]] = [
                 "games_per_opponent": 2, "max_moves": 200},
      "default_samples": 1,
      "description": "Full games against Stockfish at UCI_Elo 1350 and 1800, colours alternating; Elo "
-                    "estimated from the results with a 95% interval. An illegal move after 3 rethinks loses."},
+                    "against their ratings as measured by the ladder's round robin (not the settings), with a "
+                    "95% likelihood-ratio interval. An illegal move after 3 rethinks loses."},
+    {"slug": "chess/games-ladder", "name": "Chess: rated games against the measured ladder", "version": "1",
+     "config": {"task": "games", "opponents": "ladder", "games": 60, "max_moves": 200},
+     "default_samples": 1, "demo": False,  # 60 full games per model: a real evaluation, not a demo
+     "description": "60 games; each starts against the Stockfish rung rated nearest the model's current "
+                    "estimate. The rungs' ratings come from a round robin played here at the games' settings; "
+                    "the model's Elo is the maximum-likelihood fit with a 95% likelihood-ratio interval that "
+                    "includes the ladder's uncertainty (one-sided when every game is lost or won)."},
 ]
 
 # The demo's baselines: the weakest, two calibrated levels and full strength.

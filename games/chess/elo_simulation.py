@@ -27,18 +27,21 @@ def play(rng: random.Random, p: float, draw_share: float) -> float:
 
 
 def simulate_ladder(rng: random.Random, truth: Mapping[str, float], games: Mapping[tuple[str, str], int], *,
-                    anchor: str, draw_share: float = 0.3) -> Opponents:
+                    anchor: str, draw_share: float = 0.3, centre: Sequence[str] | None = None,
+                    centre_elo: float | None = None) -> Opponents:
     """A fitted ladder from a simulated round robin (drawn again in the rare world where the
     anchor scores 0 % or 100 %, since a real ladder like that would not be stored)."""
-    while True:
+    for _ in range(1000):
         try:
-            return _one_ladder(rng, truth, games, anchor=anchor, draw_share=draw_share)
+            return _one_ladder(rng, truth, games, anchor=anchor, draw_share=draw_share, centre=centre,
+                               centre_elo=centre_elo)
         except LadderError:
             continue
+    raise LadderError("almost no simulated round robin of this ladder can be fitted")
 
 
 def _one_ladder(rng: random.Random, truth: Mapping[str, float], games: Mapping[tuple[str, str], int], *,
-                anchor: str, draw_share: float) -> Opponents:
+                anchor: str, draw_share: float, centre: Sequence[str] | None, centre_elo: float | None) -> Opponents:
     pairs = []
     for (a, b), n in games.items():
         w = d = lo = 0
@@ -46,9 +49,11 @@ def _one_ladder(rng: random.Random, truth: Mapping[str, float], games: Mapping[t
             s = play(rng, expected_score(truth[a], truth[b]), draw_share)
             w, d, lo = w + (s == 1.0), d + (s == 0.5), lo + (s == 0.0)
         pairs.append(PairRecord(a, b, w, d, lo))
-    centre = tuple(truth)
+    # the same scale convention as the measured ladder: a centre, by default every rung
+    names = tuple(centre) if centre else tuple(truth)
+    elo = centre_elo if centre_elo is not None and centre else sum(truth[n] for n in names) / len(names)
     ladder = Ladder(players=tuple(truth), pairs=tuple(pairs), engine="sim", limit="sim", anchor=anchor,
-                    anchor_elo=truth[anchor], centre=centre, centre_elo=sum(truth.values()) / len(truth))
+                    anchor_elo=truth[anchor], centre=names, centre_elo=elo)
     return ladder_opponents(fit_ladder(ladder))
 
 
@@ -77,13 +82,15 @@ def simulate_player(rng: random.Random, opponents: Opponents, truth_ladder: Mapp
 
 def coverage(truth_ladder: Mapping[str, float], ladder_games: Mapping[tuple[str, str], int], thetas: Sequence[float],
              *, anchor: str, games: int, reps: int, seed: int = 1, batch: int = 4,
-             draw_share: float = 0.3) -> list[Trial]:
+             draw_share: float = 0.3, centre: Sequence[str] | None = None,
+             centre_elo: float | None = None) -> list[Trial]:
     """``reps`` worlds per true rating, each with its own simulated ladder."""
     rng = random.Random(seed)
     trials = []
     for theta in thetas:
         for _ in range(reps):
-            opponents = simulate_ladder(rng, truth_ladder, ladder_games, anchor=anchor, draw_share=draw_share)
+            opponents = simulate_ladder(rng, truth_ladder, ladder_games, anchor=anchor, draw_share=draw_share,
+                                        centre=centre, centre_elo=centre_elo)
             trials.append(Trial(theta, simulate_player(rng, opponents, truth_ladder, theta, games=games,
                                                        batch=batch, draw_share=draw_share)))
     return trials

@@ -10,6 +10,14 @@ import chess as pychess  # the page view below is named chess
 import plotly.graph_objects as go
 from django.http import Http404, HttpResponse
 
+from chess_positions.numbers import (
+    CLASSES_NOTE,
+    FAITHFULNESS_NOTE,
+    elo_text,
+    ladder_tables,
+    pairings_text,
+    rate_with_interval,
+)
 from chess_positions.presenters import arrow, false_claims, game_view, position_facts
 from evaluators.chess.board import (
     BadPositionError,
@@ -25,8 +33,8 @@ from leaderboard.pages import chart, fmt, paginate, pct, pm, render_page, run_ur
 from leaderboard.tables import Cell, Column, Table
 from leaderboard.views_items import SHOWN_CHARS, item_for_viewer
 
-CHESS_CLASSES = ("best", "excellent", "good", "inaccuracy", "mistake", "blunder")
-CHESS_COLOURS = ("#1a7f37", "#4caf50", "#9ccc65", "#f5c518", "#f08c00", "#c62828")
+CHESS_CLASSES = ("best", "excellent", "good", "inaccuracy", "mistake", "blunder", "never_legal")
+CHESS_COLOURS = ("#1a7f37", "#4caf50", "#9ccc65", "#f5c518", "#f08c00", "#c62828", "#8c8c8c")
 
 
 TASK_LABELS = {"best_move": "Best move", "mc_best": "Pick the best", "mc_worst": "Pick the worst",
@@ -79,14 +87,17 @@ def chess(request):
         columns += [Column(t, TASK_LABELS.get(t, t), numeric=True, title="score (%) ± SE; accuracy below"),
                     Column(f"{t}_se", f"{t} SE", hidden=True)]
     if "games" in tasks and (not task or task == "games"):
-        columns += [Column("elo", "Elo", numeric=True, title="Elo from the games ± SE; 95% interval below"),
+        columns += [Column("elo", "Elo", numeric=True,
+                           title="maximum-likelihood Elo against the measured ladder; 95% likelihood-ratio "
+                                 "interval below (a bound only when every rated game was lost or won)"),
                     Column("elo_se", "Elo SE", hidden=True),
                     Column("elo_ci95", "Elo 95% interval", hidden=True, split=("low", "high")),
                     Column("wdl", "W / D / L", numeric=True, split=("W", "D", "L")),
-                    Column("opponents", "Opponents (W-D-L, points/games)")]
+                    Column("opponents", "Opponents (measured Elo ± 95%): W-D-L")]
     table = Table("chess-models", "Chess: one row per model", columns,
                   caption="Each task column: the model's score on that task (% ± SE), accuracy below. "
-                          "Elo from games against the named opponents, with W/D/L overall and per opponent.")
+                          "Elo from games against the named opponents, whose ratings are measured by the "
+                          "ladder's round robin (below), with W/D/L overall and per opponent.")
     for model_id in page.object_list:
         row = by_model.get(model_id, {})
         cells: dict[str, Any] = {"model": model_cell(models[model_id])}
@@ -102,10 +113,10 @@ def chess(request):
         g = row.get("games")
         if g is not None:
             s = g.summary
-            text, _ = _opponents_text(s.get("by_opponent"))
+            text = pairings_text(s) or _opponents_text(s.get("by_opponent"))[0]
+            shown, below = elo_text(s, g.score, g.score_lo, g.score_hi)
             cells.update(
-                elo=Cell(g.score, pm(g.score, g.score_se, 0), href=run_url(g.run_id),
-                         sub=f"[{fmt(g.score_lo, 0)}, {fmt(g.score_hi, 0)}]"),
+                elo=Cell(g.score, shown, href=run_url(g.run_id), sub=below),
                 elo_se=Cell(g.score_se), elo_ci95=Cell([g.score_lo, g.score_hi]),
                 wdl=Cell([s.get("wins"), s.get("draws"), s.get("losses")],
                          f"{s.get('wins', '—')} / {s.get('draws', '—')} / {s.get('losses', '—')}"),
@@ -117,12 +128,19 @@ def chess(request):
         detail_qs = detail_qs.filter(group=task)
     detail_entries = list(detail_qs[:TOP_ROWS] if not request.GET.get("download") else detail_qs)
     move_entries = detail_entries
-    details = Table("chess-tasks", f"Move tasks in detail (top {TOP_ROWS} by score)", [
+    details = Table("chess-tasks", f"Move tasks in detail (top {TOP_ROWS} by score)", caption=CLASSES_NOTE + " "
+                    + FAITHFULNESS_NOTE, columns=[
         Column("model", "Model"), Column("task", "Task"), Column("score", "Score", numeric=True),
         Column("score_se", "SE", hidden=True), Column("accuracy", "Accuracy", numeric=True),
         Column("acpl", "ACPL", numeric=True, title="average centipawn loss"),
         Column("legal_first", "Legal first try", numeric=True), Column("legal_final", "Legal final", numeric=True),
-        Column("hallucination", "Hallucination rate", numeric=True, optional=True),
+        Column("never_legal", "Never legal", numeric=True, optional=True,
+               title="decisions with no legal move after every rethink (not in accuracy or ACPL)"),
+        Column("accuracy_nl0", "Accuracy (never legal = 0)", numeric=True, optional=True),
+        Column("hallucination", "Hallucination rate", numeric=True, optional=True, title="false claims / claims"),
+        Column("unfaithful", "Unfaithful", numeric=True, optional=True,
+               title="the reasoning concludes for another move than the one played"),
+        Column("no_move", "No move in reasoning", numeric=True, optional=True),
         Column("parse_failures", "Parse failures", numeric=True, optional=True),
         Column("percentile", "Percentile rank", numeric=True, optional=True),
     ])
@@ -134,7 +152,11 @@ def chess(request):
                     acpl=Cell(s.get("acpl"), fmt(s.get("acpl"), 1), href=run_url(e.run_id)),
                     legal_first=Cell(s.get("legal_first_try"), pct(s.get("legal_first_try"))),
                     legal_final=Cell(s.get("legal_final"), pct(s.get("legal_final"))),
-                    hallucination=Cell(s.get("hallucination_rate"), pct(s.get("hallucination_rate"))),
+                    never_legal=Cell(s.get("never_legal")),
+                    accuracy_nl0=Cell(s.get("accuracy_never_legal_as_zero"), fmt(s.get("accuracy_never_legal_as_zero"), 1)),
+                    hallucination=_rate_cell(s, "hallucination_rate", "hallucination_ci95"),
+                    unfaithful=_rate_cell(s, "unfaithful_rate", "unfaithful_ci95"),
+                    no_move=_rate_cell(s, "no_move_rate", "no_move_ci95"),
                     parse_failures=Cell(s.get("parse_failures")),
                     percentile=Cell(s.get("percentile_rank_mean"), fmt(s.get("percentile_rank_mean"), 1)))
     games = list(base.filter(group="games", score__isnull=False).order_by("-score", "id")[:TOP_ROWS])
@@ -164,7 +186,8 @@ def chess(request):
         for cls, colour in zip(CHESS_CLASSES, CHESS_COLOURS):
             fig.add_bar(name=cls, x=names, marker_color=colour,
                         y=[100.0 * float(e.summary["move_classes"].get(cls) or 0) / t for e, t in zip(with_classes, totals)])
-        fig.update_layout(barmode="stack", title="Move classes (% of moves)", **LAYOUT)
+        fig.update_layout(barmode="stack", title="Move classes (% of decisions; best/excellent/good are "
+                                                 "Podium's classes, the rest Lichess's)", **LAYOUT)
         fig.update_yaxes(range=[0, 100])
         charts.append(chart(fig, "chess-move-classes"))
     if games:
@@ -184,7 +207,12 @@ def chess(request):
         charts.append(chart(fig, "chess-puzzle-chart"))
     return render_page(request, "chess_positions/chess.html", {
         "page": page, "tasks": tasks, "task": task, "charts": charts,
-    }, [table, details, band_table])
+    }, [table, details, band_table, *ladder_tables()])
+
+
+def _rate_cell(summary: dict[str, Any], key: str, ci_key: str) -> Cell:
+    shown, interval = rate_with_interval(summary.get(key), summary.get(ci_key))
+    return Cell(summary.get(key), shown, sub=interval)
 
 
 def _band_key(band: str):

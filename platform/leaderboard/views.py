@@ -270,10 +270,15 @@ def model_detail(request, slug):
             cost=Cell(run.cost_usd + run.judge_cost_usd, money(run.cost_usd + run.judge_cost_usd)),
         )
     families = [(f, label, family_scores.get(f)) for f, label in _families()]
+    from chess_positions.numbers import (
+        model_reasoning_table,  # the chess family's reasoning figures
+    )
+
+    reasoning = model_reasoning_table(entries, run_url)
     return render_page(request, "leaderboard/model.html", {
         "model": model, "families": families, "page": runs, "total_cost": money(total_cost),
         "total_tokens": f"{int(total_in):,} in / {int(total_out):,} out",
-    }, [table, runs_table])
+    }, [table, runs_table, *([reasoning] if reasoning else [])])
 
 
 def _replies_cell(cache) -> Cell:
