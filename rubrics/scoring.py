@@ -5,6 +5,11 @@ Beyond the published protocol: a bootstrap over samples (each problem's samples 
 replacement) gives a 95% interval for the exam score and the probability of each medal.
 A failed sample (no reply could be obtained or graded) counts as 0 points: a model that cannot
 answer earns nothing, and the failure count is reported next to the score.
+
+Medals are decided on the score as published, rounded half up to one decimal (the HiPhO
+leaderboard publishes one decimal and compares that figure with the cut-offs): 19.66 shows as
+19.7 and earns the gold of a 19.7 cut-off; 19.64 shows as 19.6 and does not. The bootstrap
+medal probabilities round each draw the same way.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 
@@ -36,6 +42,15 @@ class SampleScore:
         if self.failed:
             return 0.0
         return max(self.A, self.S if self.S is not None else 0.0)
+
+
+MEDAL_BASIS = "the score as published: rounded half up to one decimal"
+
+
+def published(score: float) -> float:
+    """The score as the leaderboard publishes it: one decimal, half up (19.65 -> 19.7). The
+    repr of a float (shortest round-trip) is rounded, so 19.65 is not read as 19.6499999."""
+    return float(Decimal(repr(float(score))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 def problem_points(A: float, S: float | None) -> float:
@@ -110,9 +125,10 @@ def score_exam(
     if cutoffs is None:
         result.update(medal=None, medal_probs=None, cutoffs=None, share_of_top_human=None)
     else:
-        medals = Counter(cutoffs.medal(float(x)) for x in boot)
+        medals = Counter(cutoffs.medal(published(float(x))) for x in boot)
         result.update(
-            medal=cutoffs.medal(score),
+            medal=cutoffs.medal(published(score)), score_published=published(score),
+            medal_basis=MEDAL_BASIS,
             medal_probs={m: round(medals.get(m, 0) / draws, 4) for m in MEDALS},
             cutoffs=cutoffs.as_dict(),
             share_of_top_human=round(score / cutoffs.top_human, 6) if cutoffs.top_human else None,

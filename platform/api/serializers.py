@@ -33,7 +33,9 @@ def entry_json(e: LeaderboardEntry) -> dict[str, Any]:
             "group": e.group, "label": e.label, "run": e.run_id, "score": e.score, "score_se": e.score_se,
             "score_ci95": [e.score_lo, e.score_hi], "normalised": e.norm, "normalised_se": e.norm_se,
             "summary": e.summary, "input_tokens": e.input_tokens, "output_tokens": e.output_tokens,
-            "cost_usd": e.cost_usd, "updated_at": _iso(e.updated_at)}
+            "cost_usd": e.cost_usd, "judge_input_tokens": e.judge_input_tokens,
+            "judge_output_tokens": e.judge_output_tokens, "judge_cost_usd": e.judge_cost_usd,
+            "updated_at": _iso(e.updated_at)}
 
 
 def family_score_json(s: FamilyScore) -> dict[str, Any]:
@@ -53,6 +55,7 @@ def run_json(r: Run, *, full: bool = False) -> dict[str, Any]:
             "total_items": r.total_items, "done_items": r.done_items, "failed_items": r.failed_items,
             "input_tokens": r.input_tokens, "output_tokens": r.output_tokens,
             "reasoning_tokens": r.reasoning_tokens, "cost_usd": r.cost_usd, "judge_cost_usd": r.judge_cost_usd,
+            "judge_input_tokens": r.judge_input_tokens, "judge_output_tokens": r.judge_output_tokens,
             "spec_hash": r.spec_hash, "finished_at": _iso(r.finished_at), "aggregated_at": _iso(r.aggregated_at)}
     if full:
         data["spec"] = r.spec

@@ -58,7 +58,8 @@ def hipho(request):
                        title="sum over exams of the bootstrap probability of a gold medal"),
                 Column("expected_medals", "Expected medals", numeric=True)]
     table = Table("hipho-medals", "HiPhO medal table", columns,
-                  caption="Each cell: exam score (points, ± SE) with the medal it earns; the bootstrap medal "
+                  caption="Each cell: exam score (points, ± SE) with the medal it earns, decided on the score "
+                          "as published (rounded to one decimal, as the HiPhO leaderboard does); the bootstrap medal "
                           "probabilities are on the exam's page and in the downloads. The first rows are the "
                           "human cut-offs and the top human score; the grader sanity check is never a medallist.")
     for kind, label in (("gold", "Gold cut-off"), ("silver", "Silver cut-off"),

@@ -260,9 +260,14 @@ def run_aggregate(*, run_id: int) -> Run:
         for k, s, st, sc, scs, d in rows
     ]
     metrics = family.aggregate(config=run.spec.get("config", run.benchmark.config), outcomes=outcomes)
+    model_calls, judge_calls = Q(purpose="model"), Q(purpose="judge")
     usage = LLMCall.objects.filter(run_id=run_id, cache_hit=False).aggregate(
-        input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens"),
-        reasoning_tokens=Sum("reasoning_tokens"),
+        # the model's own usage; the judge's is kept apart (never counted as the model's)
+        model_in=Sum("input_tokens", filter=model_calls),
+        model_out=Sum("output_tokens", filter=model_calls),
+        model_reasoning=Sum("reasoning_tokens", filter=model_calls),
+        judge_in=Sum("input_tokens", filter=judge_calls),
+        judge_out=Sum("output_tokens", filter=judge_calls),
         cost=Sum("cost_usd", filter=Q(purpose="model")),
         judge_cost=Sum("cost_usd", filter=Q(purpose="judge")),
         # a call whose price is unknown, or which timed out (billed, output unknown)
@@ -271,9 +276,10 @@ def run_aggregate(*, run_id: int) -> Run:
     ended = run.done_items + run.failed_items >= run.total_items
     Run.objects.filter(pk=run_id).update(
         metrics=metrics, score=metrics.get("score"), score_se=metrics.get("score_se"),
-        input_tokens=usage["input_tokens"] or 0, output_tokens=usage["output_tokens"] or 0,
-        reasoning_tokens=usage["reasoning_tokens"] or 0, cost_usd=usage["cost"] or 0.0,
+        input_tokens=usage["model_in"] or 0, output_tokens=usage["model_out"] or 0,
+        reasoning_tokens=usage["model_reasoning"] or 0, cost_usd=usage["cost"] or 0.0,
         judge_cost_usd=usage["judge_cost"] or 0.0, cost_unknown_calls=usage["unknown"] or 0,
+        judge_input_tokens=usage["judge_in"] or 0, judge_output_tokens=usage["judge_out"] or 0,
         aggregated_at=timezone.now(),
         **({"status": Run.Status.DONE, "finished_at": timezone.now()} if ended else {}),
     )

@@ -37,7 +37,10 @@ class LeaderboardEntry(models.Model):
     summary = models.JSONField(default=dict, blank=True)
     input_tokens = models.BigIntegerField(default=0)
     output_tokens = models.BigIntegerField(default=0)
-    cost_usd = models.FloatField(default=0.0)
+    cost_usd = models.FloatField(default=0.0)  # the model's own cost (cost per point uses it)
+    judge_input_tokens = models.BigIntegerField(default=0)
+    judge_output_tokens = models.BigIntegerField(default=0)
+    judge_cost_usd = models.FloatField(default=0.0)  # shown apart, never added to cost_usd
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -49,7 +49,8 @@ def leaderboard_refresh_pair(*, model_id: int, benchmark_id: int) -> list[Leader
                 score_se=values.score_se, score_lo=values.score_lo, score_hi=values.score_hi,
                 norm=values.norm, norm_se=values.norm_se, summary={**values.summary, "cache": cache},
                 input_tokens=run.input_tokens, output_tokens=run.output_tokens,
-                cost_usd=run.cost_usd + run.judge_cost_usd,
+                cost_usd=run.cost_usd, judge_cost_usd=run.judge_cost_usd,
+                judge_input_tokens=run.judge_input_tokens, judge_output_tokens=run.judge_output_tokens,
             ))
         LeaderboardEntry.objects.bulk_create(entries)
     family_score_refresh(model_id=model_id, family=benchmark.family)

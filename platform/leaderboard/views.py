@@ -222,13 +222,17 @@ def model_detail(request, slug):
         Column("family", "Family"), Column("benchmark", "Benchmark"), Column("part", "Part"),
         Column("score", "Score", numeric=True), Column("score_se", "SE", hidden=True),
         Column("norm", "% of max", numeric=True), Column("tokens", "Tokens (in/out)", numeric=True),
-        Column("cost", "Cost (USD)", numeric=True), Column("cost_per_point", "Cost per point", numeric=True,
-                                                           title="cost of the run / its % of max"),
+        Column("cost", "Cost (USD)", numeric=True, title="the model's own calls (the judge's are apart)"),
+        Column("cost_per_point", "Cost per point", numeric=True,
+               title="the model's cost of the run / its % of max (judge cost excluded)"),
+        Column("judge", "Judge tokens / cost", numeric=True,
+               title="the step/answer judge's usage: never counted as the model's"),
         Column("replies", "Replies", title="fresh model calls, or answered from the response cache"),
         Column("run", "Run", hidden=True),
     ], file=f"model-{model.slug}-results")
     seen_runs: set[int] = set()
     total_cost = total_in = total_out = 0.0
+    judge_cost = judge_tokens = 0.0
     for e in entries:
         href = run_url(e.run_id)
         cost_per_point = e.cost_usd / e.norm if e.norm and e.norm > 0 else None
@@ -241,6 +245,8 @@ def model_detail(request, slug):
             tokens=Cell(e.input_tokens + e.output_tokens, f"{e.input_tokens:,} / {e.output_tokens:,}"),
             cost=Cell(e.cost_usd, money(e.cost_usd), href=href),
             cost_per_point=Cell(cost_per_point, money(cost_per_point)), run=Cell(e.run_id),
+            judge=Cell(e.judge_cost_usd, f"{e.judge_input_tokens + e.judge_output_tokens:,} / "
+                       f"{money(e.judge_cost_usd)}" if e.judge_input_tokens or e.judge_cost_usd else "—"),
             replies=_replies_cell(e.summary.get("cache")),
         )
         if e.run_id not in seen_runs:
@@ -248,6 +254,8 @@ def model_detail(request, slug):
             total_cost += e.cost_usd
             total_in += e.input_tokens
             total_out += e.output_tokens
+            judge_cost += e.judge_cost_usd
+            judge_tokens += e.judge_input_tokens + e.judge_output_tokens
     runs = paginate(request, Run.objects.filter(model=model).select_related("benchmark", "job").defer("spec", "metrics", "benchmark__config").order_by("-id"), 25)
     shown_runs = {e.run_id for e in entries}
     runs_table = Table("model-runs", "All runs (history)", [
@@ -255,7 +263,7 @@ def model_detail(request, slug):
         Column("shown", "On the board", title="the run that represents this (model, benchmark): the most complete, then the newest"),
         Column("status", "Status"),
         Column("items", "Items done/failed/total", numeric=True), Column("score", "Score", numeric=True),
-        Column("cost", "Cost", numeric=True),
+        Column("cost", "Model cost", numeric=True), Column("judge_cost", "Judge cost", numeric=True),
     ], file=f"model-{model.slug}-runs")
     for run in runs.object_list:
         runs_table.add(
@@ -267,7 +275,8 @@ def model_detail(request, slug):
             status=Cell(run.status),
             items=Cell(run.done_items, f"{run.done_items}/{run.failed_items}/{run.total_items}"),
             score=Cell(run.score, pm(run.score, run.score_se, 2), href=run_url(run.id)),
-            cost=Cell(run.cost_usd + run.judge_cost_usd, money(run.cost_usd + run.judge_cost_usd)),
+            cost=Cell(run.cost_usd, money(run.cost_usd)),
+            judge_cost=Cell(run.judge_cost_usd, money(run.judge_cost_usd)),
         )
     families = [(f, label, family_scores.get(f)) for f, label in _families()]
     from chess_positions.numbers import (
@@ -278,6 +287,7 @@ def model_detail(request, slug):
     return render_page(request, "leaderboard/model.html", {
         "model": model, "families": families, "page": runs, "total_cost": money(total_cost),
         "total_tokens": f"{int(total_in):,} in / {int(total_out):,} out",
+        "judge_usage": f"{int(judge_tokens):,} tokens, {money(judge_cost)}" if judge_tokens or judge_cost else None,
     }, [table, runs_table, *([reasoning] if reasoning else [])])
 
 

@@ -62,3 +62,21 @@ def test_the_suite_averages_percentages():
     m = score_suite(exams)
     assert m["score"] == pytest.approx((50.0 + 25.0) / 2)
     assert m["medal_counts"] == {"gold": 1, "silver": 0, "bronze": 0, "none": 0}
+
+
+@pytest.mark.parametrize("score,shown,medal", [
+    (19.66, 19.7, "gold"),   # published as 19.7: IPhO 2025 gold is 19.7
+    (19.65, 19.7, "gold"),   # half up, not banker's rounding nor float noise (19.6499...)
+    (19.64, 19.6, "silver"),  # published as 19.6: below gold
+    (12.05, 12.1, "silver"),
+    (12.04, 12.0, "bronze"),
+])
+def test_medals_are_decided_on_the_score_as_published(score, shown, medal):
+    from rubrics.scoring import published
+
+    cuts = CATALOGUE["ipho-2025"].cutoffs
+    assert published(score) == shown
+    m = score_exam(full_marks={"p1": 30.0}, samples=[SampleScore("p1", 0, A=score, S=None)], cutoffs=cuts)
+    assert m["medal"] == medal and m["score_published"] == shown
+    assert m["medal_basis"].startswith("the score as published")
+    assert m["medal_probs"][medal] == 1.0  # one sample: every bootstrap draw is the same score
