@@ -41,6 +41,8 @@ class ExamMetrics(_ExamHeadline, total=False):
     medal_probs: dict[str, float] | None  # bootstrap probability of each medal
     cutoffs: Cutoffs | None
     share_of_top_human: float | None
+    score_published: float  # the score as published (one decimal, half up): what the medal is read from
+    medal_basis: str  # says so in words
     exam_id: str
     exam_name: str
     human_full: float | None
@@ -54,6 +56,7 @@ class HiphoMetrics(RunMetrics, ExamMetrics, total=False):
 
     answer_level_only: bool  # no step-level grade at all (no judge configured)
     sanity_check: bool  # the reference-answer baseline: checks the grader, never ranked
+    n_judge_failed: int  # judged items whose judge failed: scored at P = A
     grader_version: str
     score_unit: str
     medal_counts: dict[str, int]
