@@ -38,12 +38,43 @@ def fingerprint() -> str:
     return hashlib.sha1(repr(row).encode()).hexdigest()[:16]
 
 
+# Query parameters the cached pages read, with bounded values. A request with any other
+# parameter, a free-text search (q) or an over-long value is rendered uncached: keyed on the raw
+# query string, anyone could fill the cache with distinct keys (?x=1, ?x=2, ...).
+CACHEABLE_PARAMS = frozenset({
+    "org", "open", "modality", "size_min", "size_max", "family", "sort", "dir", "page", "per_page",
+    "state", "status", "task", "setting", "players", "group", "all", "download", "format", "runs", "i",
+})
+MAX_PARAM_CHARS = 64
+MAX_PARAMS = 12
+
+
+def cache_key_query(request) -> str | None:
+    """The normalised query (sorted, empty values dropped) a page is cached under, or None
+    when this request must not be cached."""
+    pairs = []
+    for name, values in request.GET.lists():
+        if name not in CACHEABLE_PARAMS:
+            return None
+        for value in values:
+            if len(value) > MAX_PARAM_CHARS:
+                return None
+            if value != "":
+                pairs.append((name, value))
+    if len(pairs) > MAX_PARAMS:
+        return None
+    return "&".join(f"{k}={v}" for k, v in sorted(pairs))
+
+
 def cached_page(view):
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.method != "GET" or request.user.is_authenticated:
             return view(request, *args, **kwargs)
-        path = hashlib.sha1(request.get_full_path().encode()).hexdigest()
+        query = cache_key_query(request)
+        if query is None:
+            return view(request, *args, **kwargs)
+        path = hashlib.sha1(f"{request.path}?{query}".encode()).hexdigest()
         key = f"lbpage:{view.__name__}:{fingerprint()}:{path}"
         try:
             hit = cache.get(key)

@@ -105,10 +105,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_url("REDIS_URL", "redis://127.0.0.1:6379/0", schemes=("redis", "rediss"))
 
+
+def _next_db(url: str) -> str:
+    """The same Redis server, the next database number: the page cache kept out of the
+    broker's database (so flushing or evicting one never touches the other)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    db = parts.path.strip("/") or "0"
+    return urlunsplit(parts._replace(path=f"/{int(db) + 1 if db.isdigit() else 1}"))
+
+
+# Production: point CACHE_URL at a Redis with `maxmemory` and `maxmemory-policy allkeys-lru`
+# (the broker's Redis must never evict, so the two should not share an instance).
+CACHE_URL = env_url("CACHE_URL", _next_db(REDIS_URL), schemes=("redis", "rediss"))
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
+        "LOCATION": CACHE_URL,
         "KEY_PREFIX": env_str("PODIUM_CACHE_PREFIX", "podium"),
     }
 }
