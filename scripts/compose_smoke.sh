@@ -26,7 +26,7 @@ ROOT=$PWD
 CACHE="${PODIUM_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/podium-deploy}"
 BASE="${PODIUM_SMOKE_BASE:-debian}"
 PROJECT="podium-smoke-$$"
-export SMOKE_LATENCY="${SMOKE_LATENCY:-1.0}"
+export SMOKE_LATENCY="${SMOKE_LATENCY:-2.0}"
 SMOKE_TIMEOUT="${SMOKE_TIMEOUT:-1200}"
 BENCHMARKS=(hipho/podiumdemo-2025 hanabi/watson-2p chess/best-move-demo)
 mkdir -p "$CACHE"
