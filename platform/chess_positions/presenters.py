@@ -44,7 +44,8 @@ def position_facts(record: dict[str, Any]) -> list[tuple[str, str]]:
         shown = _shown(record.get(key))
         if shown is not None:
             out.append((label, shown))
-    analysis = record.get("analysis") if isinstance(record.get("analysis"), dict) else {}
+    raw = record.get("analysis")
+    analysis: dict[str, Any] = raw if isinstance(raw, dict) else {}
     for key, label in ANALYSIS_LABELS.items():
         shown = _shown(analysis.get(key))
         if shown is not None:
@@ -57,7 +58,8 @@ def position_facts(record: dict[str, Any]) -> list[tuple[str, str]]:
 
 def false_claims(record: dict[str, Any]) -> list[dict[str, str]]:
     """The claims of a reply that the board refutes, each with what kind of claim it was."""
-    claims = record.get("claims") if isinstance(record.get("claims"), list) else []
+    raw = record.get("claims")
+    claims: list[Any] = raw if isinstance(raw, list) else []
     out = []
     for c in claims:
         if isinstance(c, dict) and c.get("true") is False:
@@ -69,7 +71,8 @@ def false_claims(record: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def _white_win(record: dict[str, Any], key: str) -> float | None:
-    analysis = record.get("analysis") if isinstance(record.get("analysis"), dict) else {}
+    raw = record.get("analysis")
+    analysis: dict[str, Any] = raw if isinstance(raw, dict) else {}
     value = analysis.get(key)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
@@ -101,9 +104,10 @@ def game_view(details: dict[str, Any]) -> dict[str, Any] | None:
     win: dict[int, float] = {}
     records = [r for r in (details.get("moves") or []) + (details.get("opponent_moves") or []) if isinstance(r, dict)]
     for r in records:
-        ply = r.get("ply")
-        if not isinstance(ply, int):
+        at = r.get("ply")
+        if not isinstance(at, int):
             continue
+        ply = at
         before, after = _white_win(r, "win_before"), _white_win(r, "win_after")
         if before is not None:
             win.setdefault(ply - 1, before)

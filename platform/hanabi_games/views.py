@@ -141,7 +141,7 @@ def _heatmap(matrix: dict[str, Any]) -> go.Figure:
     fig = go.Figure(go.Heatmap(z=z, x=agents, y=agents, text=text, texttemplate="%{text}", textfont={"size": 11},
                                colorscale="Viridis", zmin=0, zmax=25, colorbar={"title": {"text": "score"}, "thickness": 12},
                                hovertemplate="%{y} with %{x}: %{z:.2f}<extra></extra>", xgap=2, ygap=2))
-    fig.update_layout(title=f"Cross-play, {matrix['players']} players: mean score (± SE, n games)",
+    fig.update_layout(title=f"Cross-play, {matrix['players']} players: mean HLE score (± SE, n games)",
                       **{**LAYOUT, "height": max(380, 90 + 60 * len(agents)), "margin": {"l": 120, "r": 20, "t": 50, "b": 110}})
     fig.update_xaxes(title_text="partner (column)", side="bottom", tickangle=-30)
     fig.update_yaxes(title_text="agent (row)", autorange="reversed")
@@ -155,7 +155,7 @@ def _matrix_table(matrix: dict[str, Any]) -> Table:
         columns += [Column(a, a, numeric=True), Column(f"{a}__se", f"{a} SE", hidden=True),
                     Column(f"{a}__n", f"{a} games", hidden=True)]
     table = Table("hanabi-matrix", f"Cross-play matrix, {matrix['players']} players", columns,
-                  caption="Row agent playing with the column agent: mean score ± SE (games); the diagonal is "
+                  caption="Row agent playing with the column agent: mean HLE score ± SE (games); the diagonal is "
                           f"self-play. Self-play mean {fmt(matrix['diagonal_mean'], 2)}, cross-play mean "
                           f"{fmt(matrix['off_diagonal_mean'], 2)}.")
     for row in agents:

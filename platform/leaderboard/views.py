@@ -27,7 +27,7 @@ from leaderboard.pages import (
     run_url,
 )
 from leaderboard.ranks import rank_intervals, rank_text
-from leaderboard.services import entry_completeness
+from leaderboard.services import entry_completeness, run_cache_use
 from leaderboard.summaries import point_key
 from leaderboard.tables import Cell, Column, Table
 from leaderboard.urls_helpers import item_url
@@ -372,7 +372,7 @@ def run_detail(request, pk):
                   error=Cell(error_for(request.user, item.error)[:200] or None),
                   view=Cell(" · ".join(label for label, _ in views), href=views[-1][1]))
     return render_page(request, "leaderboard/run.html", {
-        "run": run, "page": page, "state": state, "states": ItemResult.State.values,
+        "run": run, "page": page, "cache": run_cache_use(run), "state": state, "states": ItemResult.State.values,
         "spec_json": json.dumps(run.spec, indent=2, sort_keys=True),
         "metrics_json": json.dumps(run.metrics, indent=2, sort_keys=True),
     }, [table])

@@ -21,7 +21,7 @@ def _package_dir(module: str) -> Path | None:
         mod = __import__(module)
     except ImportError:
         return None
-    return Path(mod.__file__).resolve().parent
+    return Path(mod.__file__).resolve().parent if mod.__file__ else None
 
 
 NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"

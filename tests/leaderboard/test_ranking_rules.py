@@ -74,6 +74,8 @@ def test_the_most_complete_run_represents_a_pair_and_cache_use_is_shown(client):
     assert "1 fresh" in html and "on the board" in html and "history" in html
     # the resume's reply was first paid for by the big run's job
     assert run_cache_use(small) == {"calls": 1, "hits": 1, "other_jobs": 1}
+    run_page = client.get(reverse("leaderboard:run", args=[small.pk])).content.decode()
+    assert "1 of 1 model calls answered from the response cache, 1 of them first paid by another job" in run_page
     big.delete()
     leaderboard_refresh_run(small.pk)
     entry = LeaderboardEntry.objects.get(model=m, benchmark=bench)
