@@ -328,9 +328,14 @@ def _known(exam: Exam, problem_id: str) -> bool:
 
 
 def regrade_outcome(*, config: Mapping[str, Any], key: str, details: Mapping[str, Any],
-                    judge: Callable[[str], str] | None = None) -> ItemOutcome:
-    """Grade a stored reply again with the current grader (no model call). The caller keeps
-    the old grades; ``judge`` may be None (answer level only)."""
+                    judge: Callable[[str], str] | None = None,
+                    previous_scores: Mapping[str, Any] | None = None) -> ItemOutcome:
+    """Grade a stored reply again with the current grader (no model call): the family's
+    regrade hook (FamilySpec.regrade). The caller keeps the old grades in the history.
+
+    Without a judge only the answer level is graded again; a step-level grade in
+    ``previous_scores`` (a judge graded it before, and did not fail) is kept, and the problem
+    score is recombined by the one rule, rubrics.scoring.problem_points (P = max(A, S))."""
     conf = validate_config(config)
     reply = details.get("reply")
     if not isinstance(reply, str):
@@ -353,6 +358,13 @@ def regrade_outcome(*, config: Mapping[str, Any], key: str, details: Mapping[str
                                     "sanity_check", "history") if k in details}
     new_details.update(keep)
     new_details["judged"] = judge is not None
+    previous = previous_scores or {}
+    if judge is None and previous.get("S") is not None and not previous.get("judge_failed"):
+        # keep the stored step-level grade; only the answers were graded again
+        scores.update(S=previous["S"], best_scheme=previous.get("best_scheme"),
+                      P=problem_points(scores["A"], previous["S"]))
+        new_details.update(steps=details.get("steps"),
+                           answer_level_only=details.get("answer_level_only", False))
     return ItemOutcome(score=scores["P"], scores=scores, details=new_details, transcript=transcript)
 
 

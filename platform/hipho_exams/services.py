@@ -1,9 +1,9 @@
-"""Writes for HiPhO: importing exams as benchmarks, re-grading stored replies.
+"""Writes for HiPhO: importing exams as benchmarks.
 
 ``hipho_import`` validates every exam file before it writes anything, then writes all the
 benchmark rows in one transaction: a malformed file leaves the database as it was.
-``run_regrade`` grades a run's stored replies again with the current grader (the model under
-test is never called), appends the old grades to each item's history and re-aggregates.
+Re-grading is the family's hook (evaluators.hipho.evaluator.regrade_outcome), run by the
+platform's generic jobs.regrade.run_regrade.
 """
 
 from __future__ import annotations
@@ -12,15 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from catalog.models import Benchmark, ModelEntry
 from catalog.services import benchmark_validate_config
-from evaluators.base import ModelConfig
-from evaluators.hipho import GRADER_VERSION, regrade_outcome
 from evaluators.hipho.source import SUITE
-from jobs.models import ItemResult, Run
-from jobs.services import run_aggregate
 from rubrics.catalogue import exam_info
 from rubrics.exam import Exam, load_exam_dir
 from rubrics.hf import HF_REPO_ID, hf_snapshot
@@ -103,78 +98,3 @@ def _combined_hash(hashes: list[str]) -> str:
     import hashlib
 
     return hashlib.sha256("".join(sorted(hashes)).encode()).hexdigest()[:12]
-
-
-def _judge_callable(judge: ModelConfig, run: Run, item: ItemResult):
-    """Judge calls for a re-grade go through the gateway (cached, logged against the run)."""
-    from jobs.llm_wiring import CallScope, gateway, scope_set
-
-    draws: dict[str, int] = {}
-
-    def ask(prompt: str) -> str:
-        n = draws.get(prompt, 0)
-        draws[prompt] = n + 1
-        scope_set(CallScope(run_id=run.pk, item_id=item.pk))
-        try:
-            return gateway().complete([{"role": "user", "content": prompt}], model=judge,
-                                      sample_index=item.sample_index * 100 + n, purpose="judge").text
-        finally:
-            scope_set(None)
-
-    return ask
-
-
-def run_regrade(*, run: Run, use_judge: bool = True) -> dict[str, int]:
-    """Grade every stored reply of a HiPhO run again with the current grader version.
-
-    The model under test is never called. With ``use_judge`` and a judge on the benchmark, the
-    step level is graded again through the judge (identical prompts come from the cache);
-    otherwise the old step-level score is kept and only the answer level is re-graded.
-    """
-    if run.benchmark.family != "hipho":
-        raise ValueError(f"run {run.pk} is a {run.benchmark.family} run, not HiPhO")
-    config = run.spec.get("config", run.benchmark.config)
-    judge = run.benchmark.judge.to_config() if (use_judge and run.benchmark.judge_id) else None
-    items = list(run.items.filter(state=ItemResult.State.DONE).order_by("item_key", "sample_index"))
-    now = timezone.now().isoformat()
-    regraded, changed = 0, 0
-    updates = []
-    for item in items:  # grade everything first: a failure leaves every row as it was
-        details = dict(item.details or {})
-        outcome = regrade_outcome(
-            config=config, key=item.item_key, details=details,
-            judge=_judge_callable(judge, run, item) if judge else None,
-        )
-        scores = dict(outcome.scores)
-        if judge is None and (item.scores or {}).get("S") is not None:
-            # keep the stored step-level grade; only the answers were graded again
-            scores["S"] = item.scores["S"]
-            scores["best_scheme"] = item.scores.get("best_scheme")
-            scores["P"] = max(scores["A"], scores["S"])
-            outcome.details["steps"] = details.get("steps")
-            outcome.details["answer_level_only"] = details.get("answer_level_only", True)
-        history = list(details.get("history") or [])
-        history.append({
-            "regraded_at": now, "grader_version": details.get("grader_version"),
-            "score": item.score, "scores": item.scores, "answers": details.get("answers"),
-            "steps": details.get("steps"),
-        })
-        new_details = {**outcome.details, "history": history}
-        changed += int(scores.get("P") != (item.scores or {}).get("P"))
-        updates.append((item, scores, new_details, outcome.transcript))
-        regraded += 1
-    with transaction.atomic():
-        for item, scores, new_details, transcript in updates:
-            # keep the model's prompt and reply entries; replace the grading ones
-            head = [t for t in (item.transcript or []) if t.get("role") in ("prompt", "reply")]
-            ItemResult.objects.filter(pk=item.pk).update(
-                score=scores["P"], scores=scores, details=new_details, transcript=head + transcript,
-            )
-        spec = dict(run.spec)
-        spec.setdefault("regrades", []).append(
-            {"at": now, "from": spec.get("grader_version"), "to": GRADER_VERSION,
-             "judge": judge is not None})
-        spec["grader_version"] = GRADER_VERSION
-        Run.objects.filter(pk=run.pk).update(spec=spec)
-    run_aggregate(run_id=run.pk)
-    return {"regraded": regraded, "changed": changed}

@@ -1,15 +1,17 @@
-"""python manage.py regrade RUN [--answers-only]: grade a HiPhO run's stored replies again."""
+"""python manage.py regrade RUN [--answers-only]: grade a run's stored replies again, for a family
+with a regrade hook (HiPhO)."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from hipho_exams.services import run_regrade
 from jobs.models import Run
+from jobs.regrade import run_regrade
 
 
 class Command(BaseCommand):
-    help = ("Re-grade a HiPhO run's stored replies with the current grader version, without "
+    help = ("Re-grade a run's stored replies with the current grader version (families with a "
+            "regrade hook: HiPhO), without "
             "calling the model; the old grades stay in each item's details history.")
 
     def add_arguments(self, parser):
