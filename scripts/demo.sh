@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make demo: registers the built-in baselines and default benchmarks, starts one Celery worker
-# (with the lease reaper) and the web server, submits a demo batch of baselines on all three
+# make demo: registers the built-in baselines and default benchmarks, starts both kinds of Celery
+# worker as the README's "Workers" section does (a thread pool on the LLM queue, a prefork pool
+# with the lease reaper on the CPU queue) and the web server, submits a demo batch of baselines on all three
 # families, waits for it, and keeps serving until Ctrl-C.
 set -euo pipefail
 PORT="${1:-8000}"
@@ -20,8 +21,15 @@ $PY manage.py collectstatic --noinput -v 0
 $PY manage.py seed_catalog
 $PY manage.py demo_admin
 
-setsid .venv/bin/celery -A podium worker -B -l INFO -c "${DEMO_WORKERS:-2}" -Q "${PODIUM_QUEUE:-podium}" \
-  -s var/celerybeat-schedule >var/log/worker.log 2>&1 &
+QUEUE="${PODIUM_QUEUE:-podium}"
+# CPU-bound items (built-in players, engine analysis) and the engine's own tasks: one process per core.
+PODIUM_DB_POOL_SIZE=2 setsid .venv/bin/celery -A podium worker -B -l INFO -P prefork \
+  -c "${DEMO_CPU_WORKERS:-$(nproc)}" -Q "$QUEUE" -n "cpu@%h" \
+  -s var/celerybeat-schedule >var/log/worker-cpu.log 2>&1 &
+pids+=($!)
+# Items that wait on a language model: one process, many threads.
+setsid .venv/bin/celery -A podium worker -l INFO -P threads -c "${DEMO_LLM_THREADS:-64}" \
+  -Q "$QUEUE-llm" -n "llm@%h" >var/log/worker-llm.log 2>&1 &
 pids+=($!)
 setsid .venv/bin/gunicorn podium.wsgi:application --bind "127.0.0.1:$PORT" --workers 2 --threads 4 \
   --access-logfile var/log/access.log >var/log/web.log 2>&1 &
@@ -31,11 +39,11 @@ for _ in $(seq 1 100); do
   curl -fsS "http://127.0.0.1:$PORT/api/health" >/dev/null 2>&1 && break
   sleep 0.3
 done
-echo "site: http://127.0.0.1:$PORT  (worker log: var/log/worker.log)"
+echo "site: http://127.0.0.1:$PORT  (worker logs: var/log/worker-cpu.log, var/log/worker-llm.log)"
 
 $PY manage.py demo_batch --timeout "${DEMO_TIMEOUT:-1800}"
 
 echo
 echo "Demo batch finished. Podium is serving at http://127.0.0.1:$PORT  (Ctrl-C to stop)"
 echo "Admin: http://127.0.0.1:$PORT/admin/  user 'admin', password in var/admin-password"
-wait "${pids[1]}"
+wait "${pids[2]}"

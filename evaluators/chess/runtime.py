@@ -1,5 +1,6 @@
-"""The engine of this worker process: started on first use, restarted if it died or if the
-process was forked (a Celery prefork child must not share its parent's engine pipes).
+"""The engines of this worker process: a pool bounded by cores (games.chess.pool) shared by its
+threads, started on first use, an engine replaced if it died, the pool remade if the process
+was forked (a Celery prefork child must not share its parent's engine pipes).
 
 The analysis cache is Redis when a URL is configured (PODIUM_CHESS_CACHE_URL, else REDIS_URL),
 so all workers share it; otherwise an in-process cache.
@@ -18,12 +19,14 @@ import chess.engine
 from games.chess.analysis import Analyzer
 from games.chess.cache import AnalysisCache, MemoryAnalysisCache, RedisAnalysisCache
 from games.chess.engine import Engine, EngineError, SearchLimit
+from games.chess.pool import EnginePool
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _lock = threading.RLock()
-_engine: Engine | None = None
+_pool: EnginePool | None = None
+_info: tuple | None = None  # (path, limit, name, pid) of this process's engines
 _cache: AnalysisCache | None = None
 _cache_pid: int | None = None
 
@@ -43,41 +46,41 @@ def analysis_cache() -> AnalysisCache:
         return _cache
 
 
-def engine() -> Engine:
-    """This process's engine, (re)started when missing, dead or inherited through fork."""
-    global _engine
+def pool() -> EnginePool:
+    """This process's engine pool, (re)made when missing or inherited through fork."""
+    global _pool
     with _lock:
-        if _engine is not None and (_engine.pid != os.getpid() or not _engine.alive):
-            if _engine.pid == os.getpid():
-                log.warning("chess engine process died; restarting it")
-                _engine.close()
-            _engine = None  # a forked child leaves the parent's engine alone
-        if _engine is None:
-            _engine = Engine(os.environ.get("PODIUM_STOCKFISH") or None)
+        if _pool is None or _pool.pid != os.getpid():
+            _pool = EnginePool(lambda: Engine(os.environ.get("PODIUM_STOCKFISH") or None))
             _register_shutdown()
-        return _engine
+        return _pool
 
 
 def with_engine(fn: Callable[[Engine], T]) -> T:
-    """Run ``fn`` with the engine, restarting it once if it dies during the call."""
-    with _lock:
-        try:
-            return fn(engine())
-        except (EngineError, chess.engine.EngineTerminatedError):
-            if _engine is not None and _engine.alive:
-                raise  # a real engine failure, not a dead process
-            log.warning("chess engine died during a call; restarting and retrying once")
-            return fn(engine())
+    """Run ``fn`` with an engine from the pool, retrying once on a fresh engine if the one it
+    got dies during the call (the pool discards a dead engine)."""
+    for attempt in (1, 2):
+        with pool().engine() as e:
+            try:
+                return fn(e)
+            except (EngineError, chess.engine.EngineTerminatedError):
+                if e.alive or attempt == 2:
+                    raise  # a real engine failure, not a dead process (or died twice)
+                log.warning("chess engine died during a call; restarting and retrying once")
+    raise AssertionError("unreachable")
 
 
 class ProcessEngine(Engine):
-    """Stands in for the process engine: every call goes through ``with_engine``, so an engine
-    that dies between or during calls is restarted instead of failing the item."""
+    """Stands in for the process's engines: every call takes one from the pool, so threads
+    share at most one engine per core and an engine that dies is replaced, not fatal."""
 
-    def __init__(self) -> None:  # no process of its own: the module-level one is used
-        first = engine()
-        self.path, self.limit, self.name = first.path, first.limit, first.name
-        self.pid = os.getpid()
+    def __init__(self) -> None:  # no process of its own: the pool's are used
+        global _info
+        with _lock:
+            if _info is None or _info[3] != os.getpid():
+                first = pool().any_engine_info()
+                _info = (first.path, first.limit, first.name, os.getpid())
+        self.path, self.limit, self.name, self.pid = _info
 
     @property
     def alive(self) -> bool:
@@ -118,8 +121,8 @@ def _register_shutdown() -> None:
 
 
 def shutdown() -> None:
-    global _engine
+    global _pool
     with _lock:
-        if _engine is not None and _engine.pid == os.getpid():
-            _engine.close()
-        _engine = None
+        if _pool is not None and _pool.pid == os.getpid():
+            _pool.close()
+        _pool = None

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, connection
 
+from jobs.dbconn import release_connection
 from jobs.models import CachedResponse, LLMCall
 
 _current = threading.local()
@@ -85,8 +86,11 @@ class DatabaseResponseCache:
     """Shared by every worker on every host through the database, and survives Redis restarts."""
 
     def get(self, request_hash: str) -> dict[str, Any] | None:
-        return _write_with_retry("response cache read", lambda: (
+        row = _write_with_retry("response cache read", lambda: (
             CachedResponse.objects.filter(pk=request_hash).values_list("response", flat=True).first()))
+        if row is None:
+            release_connection()  # a miss is followed by the wait on the model: free the connection
+        return row
 
     def put(self, request_hash: str, model: str, response: dict[str, Any]) -> None:
         stored = _storable_json(response)

@@ -1,5 +1,6 @@
-"""Runs one claimed item inside a worker: builds the evaluator's context, keeps the lease alive,
-and turns every way an evaluation can end into exactly one state transition."""
+"""Runs one claimed item inside a worker: builds the evaluator's context (model and judge from
+the run's spec), keeps the lease alive through the process's lease keeper, and turns every way
+an evaluation can end into exactly one state transition."""
 
 from __future__ import annotations
 
@@ -9,22 +10,18 @@ import threading
 import time
 import traceback
 
-from django.conf import settings
-from django.db import (
-    DatabaseError,
-    InterfaceError,
-    OperationalError,
-    close_old_connections,
-    connection,
-)
+from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections
 from django.db.models.fields.json import KT
 
 from catalog.models import ModelEntry
 from evaluators.base import EvalContext, EvaluationError, ItemKey, JobCancelled, ModelConfig
 from evaluators.registry import get_family
 from jobs import services
+from jobs.dbconn import release_connection
+from jobs.leases import keeper
 from jobs.llm_wiring import CallScope, gateway, scope_set, storable
 from jobs.models import ItemResult, Job
+from jobs.spec import frozen_model
 
 log = logging.getLogger(__name__)
 
@@ -33,49 +30,28 @@ class InfrastructureError(Exception):
     """The database or broker failed under us: the item goes back to the queue, not to FAILED."""
 
 
-class _Heartbeat(threading.Thread):
-    """Renews the item's lease while the evaluator works, so only a dead worker loses it."""
-
-    def __init__(self, item_id: int, token: str) -> None:
-        super().__init__(daemon=True, name=f"lease-{item_id}")
-        self.item_id, self.token = item_id, token
-        self.stop_event = threading.Event()
-        self.lost = False
-
-    def run(self) -> None:
-        interval = max(settings.PODIUM_ITEM_LEASE_SECONDS / 3, 0.5)
-        try:
-            while not self.stop_event.wait(interval):
-                try:
-                    if not services.item_heartbeat(item_id=self.item_id, token=self.token):
-                        self.lost = True
-                        return
-                except DatabaseError:
-                    log.warning("heartbeat of item %s failed; will retry", self.item_id)
-                    # Drop the broken connection: this thread never starts a new "request", so
-                    # Django would keep reusing it and every later heartbeat would fail too.
-                    try:
-                        connection.close()
-                    except DatabaseError:
-                        pass
-        finally:
-            connection.close()
+_cancelled_at: dict[int, tuple[float, bool]] = {}
+_cancelled_lock = threading.Lock()
 
 
-def _cancel_checker(job_id: int):
-    state = {"at": 0.0, "cancelled": False}
+def _job_cancelled(job_id: int) -> bool:
+    """Whether the job was cancelled; one query per job per second for the whole process,
+    however many of its items are in flight here and however often they ask."""
+    now = time.monotonic()
+    with _cancelled_lock:
+        seen = _cancelled_at.get(job_id)
+    if seen is not None and now - seen[0] <= 1.0:
+        return seen[1]
+    cancelled = Job.objects.filter(pk=job_id, status=Job.Status.CANCELLED).exists()
+    with _cancelled_lock:
+        _cancelled_at[job_id] = (now, cancelled)
+    return cancelled
 
-    def is_cancelled() -> bool:
-        now = time.monotonic()
-        if now - state["at"] > 1.0:  # one query per second at most, however often it is asked
-            state["cancelled"] = Job.objects.filter(pk=job_id, status=Job.Status.CANCELLED).exists()
-            state["at"] = now
-        return state["cancelled"]
 
-    return is_cancelled
-
-
-def _resolver():
+def _resolver(spec: dict):
+    """Other models an item plays with (Hanabi partners, chess opponents): the catalogue entry
+    with the model string and parameters frozen in the run's spec at submission."""
+    frozen = spec.get("partner_models") or {}
     cache: dict[str, ModelConfig] = {}
 
     def resolve(slug_or_model: str) -> ModelConfig:
@@ -86,7 +62,10 @@ def _resolver():
             )
             if entry is None:
                 raise EvaluationError(f"unknown model {slug_or_model!r}")
-            cache[slug_or_model] = entry.to_config()
+            f = frozen.get(entry.slug)
+            cache[slug_or_model] = frozen_model(
+                entry, model=f.get("model"), params=f.get("params"), vision=f.get("vision")
+            ) if f else entry.to_config()
         return cache[slug_or_model]
 
     return resolve
@@ -106,6 +85,32 @@ def _finished_reader(run_id: int):
     return finished
 
 
+def run_models(run) -> tuple[ModelConfig, ModelConfig | None]:
+    """The model and judge a run executes, from its spec (see jobs.spec): editing the model or
+    the benchmark's judge after submission does not change a submitted run."""
+    spec = run.spec or {}
+    if "model_params" in spec:
+        model = frozen_model(run.model, model=spec.get("model"), params=spec["model_params"],
+                             vision=spec.get("model_vision"))
+    else:  # a spec from before parameters were frozen: the old behaviour
+        model = run.model.to_config()
+        override = run.job.params_override or {}
+        if override:
+            model = ModelConfig(**{**model.__dict__, "params": {**model.params, **override}})
+    if "judge" not in spec:
+        judge_entry = run.benchmark.judge
+        return model, judge_entry.to_config() if judge_entry is not None else None
+    if not spec["judge"]:
+        return model, None
+    entry = (ModelEntry.objects.filter(slug=spec.get("judge_slug")).first()
+             if spec.get("judge_slug") else None) or run.benchmark.judge
+    if entry is None:
+        raise EvaluationError(f"judge {spec.get('judge_slug') or spec['judge']!r} of this run "
+                              "is no longer in the catalogue")
+    return model, frozen_model(entry, model=spec["judge"], params=spec.get("judge_params"),
+                               vision=spec.get("judge_vision"))
+
+
 def execute_item(item_id: int, token: str) -> str:
     """Evaluate a claimed item. Returns the state it ended in."""
     item = ItemResult.objects.select_related(
@@ -114,39 +119,39 @@ def execute_item(item_id: int, token: str) -> str:
     run = item.run
     family = get_family(run.benchmark.family)
     config = run.spec.get("config", run.benchmark.config)
-    override = run.job.params_override or {}
-    model = run.model.to_config()
-    if override:
-        model = ModelConfig(**{**model.__dict__, "params": {**model.params, **override}})
-    judge = run.benchmark.judge.to_config() if run.benchmark.judge_id else None
+    model, judge = run_models(run)
 
     def generate(messages, *, model, sample_index=0, purpose="model", params=None):
+        release_connection()  # nobody holds a pooled connection while waiting on a model
         completion = gateway().complete(messages, model=model, sample_index=sample_index,
                                         purpose=purpose, params=params)
+        release_connection()
         # the evaluator stores what it is given: hand it text the database can hold
         clean = storable(completion.text)
         return completion if clean is completion.text else dataclasses.replace(completion, text=clean)
 
     def checkpoint(state: dict) -> None:
-        if not services.item_heartbeat(item_id=item_id, token=token, checkpoint=state):
+        held = services.item_heartbeat(item_id=item_id, token=token, checkpoint=state)
+        release_connection()
+        if not held:
             raise JobCancelled("this worker no longer holds the item")
 
-    heartbeat = _Heartbeat(item_id, token)
-    job_cancelled = _cancel_checker(run.job_id)
+    lease = keeper().hold(item_id, token)
+    job_id = run.job_id
 
     def is_cancelled() -> bool:
         # A lost lease means another worker took the item over: stop spending on it here.
-        return heartbeat.lost or job_cancelled()
+        return lease.lost or _job_cancelled(job_id)
 
     ctx = EvalContext(
         generate=generate, checkpoint=checkpoint, resume=item.checkpoint,
-        is_cancelled=is_cancelled, resolve_model=_resolver(), judge=judge,
+        is_cancelled=is_cancelled, resolve_model=_resolver(run.spec or {}), judge=judge,
         finished=_finished_reader(run.pk),
     )
-    heartbeat.start()
     scope_set(CallScope(run_id=run.pk, item_id=item_id))
     try:
         ctx.check_cancelled()
+        release_connection()
         outcome = family.evaluate(
             config=config, model=model, item=ItemKey(item.item_key, item.sample_index), ctx=ctx
         )
@@ -162,8 +167,7 @@ def execute_item(item_id: int, token: str) -> str:
         return ItemResult.State.FAILED
     finally:
         scope_set(None)
-        heartbeat.stop_event.set()
-        heartbeat.join(timeout=5)
+        keeper().release(lease)
     try:
         services.item_finish(item_id=item_id, token=token, outcome=outcome)
     except (OperationalError, InterfaceError) as exc:

@@ -99,6 +99,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / f"test-{os.getpid()}.sqlite3")}
 else:
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # The connection budget: every process (a thread-pool worker with hundreds of items in
+    # flight, a prefork child, a gunicorn worker) draws from one bounded pool of at most
+    # PODIUM_DB_POOL_SIZE connections; items give theirs back while they wait on a model. With
+    # the README's topology a worker host uses at most POOL x (1 + cores) connections, which the
+    # README's budget keeps under PostgreSQL's max_connections. (Pooling needs CONN_MAX_AGE 0.)
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # (with CONN_HEALTH_CHECKS, Django has the pool check a connection on checkout, so one the
+    # server dropped while it sat in the pool is replaced instead of failing the next query)
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env_int("PODIUM_DB_POOL_SIZE", 8, minimum=1),
+        "max_idle": 60.0,
+        "timeout": env_float("PODIUM_DB_POOL_TIMEOUT", 30.0, minimum=1.0),
+    }
     # One test database per test session, so two sessions on one server never drop each other's.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -75,25 +75,24 @@ def test_it_retries_items_whose_database_connection_dropped(
 
 def test_it_keeps_renewing_the_lease_after_the_heartbeat_connection_dropped(
         fake_model, hipho_exam, settings):
-    """The lease heartbeat runs in its own thread with its own connection; once that connection
-    is killed, the next beats must reconnect, or a live item would be taken over by the reaper."""
+    """The process's lease keeper runs in its own thread with its own connection; once that
+    connection is killed, the next rounds must reconnect, or a live item would be taken over."""
     require(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL=postgres://...)")
-    from jobs.runner import _Heartbeat
+    from jobs.leases import LeaseKeeper
 
-    settings.PODIUM_ITEM_LEASE_SECONDS = 2  # a beat every 0.67 s
+    settings.PODIUM_ITEM_LEASE_SECONDS = 2  # a round every 0.67 s
     job = services.job_submit(models=[fake_model], benchmarks=[hipho_exam], samples=1)
     item = ItemResult.objects.filter(run__job=job).first()
     token = services.item_claim(item_id=item.pk)
-    beat = _Heartbeat(item.pk, token)
-    beat.start()
+    keeper = LeaseKeeper()
+    lease = keeper.hold(item.pk, token)
     try:
         time.sleep(1.0)
-        assert _terminate_other_backends() >= 1  # the heartbeat thread's connection
+        assert _terminate_other_backends() >= 1  # the keeper's connection (pooled or not)
         dropped_at = time.time()
         time.sleep(2.5)
-        lease = ItemResult.objects.get(pk=item.pk).lease_until.timestamp()
-        assert lease > dropped_at + 2.0, "no heartbeat got through after the connection dropped"
-        assert not beat.lost
+        until = ItemResult.objects.get(pk=item.pk).lease_until.timestamp()
+        assert until > dropped_at + 2.0, "no renewal got through after the connection dropped"
+        assert not lease.lost
     finally:
-        beat.stop_event.set()
-        beat.join(5)
+        keeper.release(lease)
