@@ -70,6 +70,9 @@ for _name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm"):
 
 log = logging.getLogger(__name__)
 
+# Sent as the key to an api_base when the model names no key variable (see _attempt_loop).
+NO_KEY_PLACEHOLDER = "no-key"
+
 # Parameters that steer the call rather than the output: kept out of the request hash.
 _CALL_PARAMS = frozenset({"timeout"})
 
@@ -359,6 +362,12 @@ class Gateway:
             kwargs["api_base"] = model.api_base
         if api_key:
             kwargs["api_key"] = api_key
+        elif model.api_base:
+            # A local OpenAI-compatible server (vLLM, llama.cpp, Ollama) needs no key, but the
+            # OpenAI client refuses to send a request without one ("Missing credentials", which
+            # looked transient and was retried), and without an explicit key litellm would send
+            # OPENAI_API_KEY from this host's environment to whatever api_base names.
+            kwargs["api_key"] = NO_KEY_PLACEHOLDER
         limits, key = self._shared.limits, model.slug
         reasons: list[str] = []
         while True:
@@ -384,6 +393,11 @@ class Gateway:
                 # the status goes in the text: the public sees only "provider returned 403"
                 http = f" (HTTP {status})" if isinstance(status, int) else ""
                 message = _scrub(f"{name}{http}: {exc}", api_key)
+                if isinstance(exc, litellm.AuthenticationError):
+                    who = (f"the key in {model.api_key_env}" if model.api_key_env
+                           else "no key (none is configured for this model)")
+                    message = (f"authentication failed (HTTP 401): the endpoint rejected {who}; "
+                               f"{message}")
                 timed_out = isinstance(exc, (litellm.Timeout, TimeoutError))
                 if timed_out:
                     outcome.timeouts = [*(outcome.timeouts or []), kwargs["timeout"]]
