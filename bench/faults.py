@@ -106,7 +106,9 @@ class Fleet:
         self.started += 1
         name = f"bench{self.started}"
         cmd = [sys.executable, "-m", "celery", "-A", "podium", "worker", "-l", "WARNING",
-               "-c", str(self.concurrency), "-P", "prefork", "-Q", self.env["PODIUM_QUEUE"],
+               "-c", str(self.concurrency), "-P", "prefork",
+               # both queues of jobs.queue (the LLM-bound items go to <queue>-llm)
+               "-Q", f"{self.env['PODIUM_QUEUE']},{self.env['PODIUM_QUEUE']}-llm",
                "-n", f"{name}@%h", "--without-gossip", "--without-mingle"]
         self.workers.append(subprocess.Popen(
             cmd, cwd=ROOT, env=self.env, stdout=open(self.logdir / f"{name}.log", "wb"),  # noqa: SIM115
@@ -246,7 +248,7 @@ def main() -> None:
     finally:
         import redis
 
-        redis.Redis.from_url(args.redis_url).delete(queue)
+        redis.Redis.from_url(args.redis_url).delete(queue, f"{queue}-llm")
 
     print(f"\nHiPhO suite x {args.samples} samples, {args.workers} workers x {args.concurrency} "
           f"processes, latency {args.latency} s, database {args.database_url.split(':')[0]}")
