@@ -97,5 +97,7 @@ def reply(request: dict) -> Reply:
     elif TURN.search(first_user) and LEGAL.search(first_user):
         text = _hanabi(_text(request, 0), first_user)
     else:
-        text = "Working through the physics step by step, the result is \\boxed{1}."
+        # a different number each time, as real samples differ: the grader parses every reply
+        text = ("Working through the physics step by step, the result is "
+                f"\\boxed{{{_rng.randint(2, 999)}.{_rng.randint(0, 99)}}}.")
     return Reply(text=text, latency=_latency())

@@ -1,13 +1,18 @@
-"""Throughput of the LLM gateway against a fake endpoint: achieved calls/s over the ideal.
+"""Throughput of the LLM gateway ALONE against a fake endpoint: achieved calls/s over the ideal.
+
+This measures the gateway (evaluators/llm.py) by itself: no Celery, no database, no item
+claims, an in-memory response cache. It does not model the platform's workers; for what a
+worker host achieves on real jobs (Celery workers as the README starts them, PostgreSQL,
+claims, leases, grading), run bench/campaign.py.
 
 The fake OpenAI-compatible server runs in its own process and answers every request
 after a fixed latency (200 ms). With 32 calls in flight the ideal rate is 32 / 0.2 =
 160 calls/s; what the client loses is its CPU per call (litellm.acompletion costs a few
-ms, see DESIGN.md). So the in-flight calls are spread over worker processes the way the
-platform spreads them over Celery worker processes, and the single-process figure is
-printed next to it. Each call goes through the whole gateway: request hash, response
-cache (in memory), limits, litellm over real HTTP, token and cost accounting, and a
-CallRecord handed to an on_call hook.
+ms, see DESIGN.md). The in-flight calls can be spread over several plain Python processes
+(--processes), each with its own gateway, to show how much of the loss is one process's CPU;
+the single-process figure is printed next to it. Each call goes through the whole gateway:
+request hash, response cache (in memory), limits, litellm over real HTTP, token and cost
+accounting, and a CallRecord handed to an on_call hook.
 
 The 32 in-flight calls are 32 lanes, each making its calls one after another. The lanes'
 starts are staggered over the first 200 ms, as in a steady stream of work where replies
@@ -198,8 +203,8 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--in-flight", type=int, default=32)
     parser.add_argument("--latency", type=float, default=0.2)
-    # 4 processes x 8 in flight, as a Celery worker started with -c 4 on a 2-core host: the CPU each
-    # call costs in litellm queues behind fewer neighbours than with 2 x 16.
+    # 4 plain processes x 8 in flight (not Celery workers): the CPU each call costs in litellm
+    # queues behind fewer neighbours than with 2 x 16.
     parser.add_argument("--processes", type=int, default=4)
     parser.add_argument("--skip-single", action="store_true",
                         help="do not measure the single-process figure")
@@ -239,8 +244,8 @@ def main() -> None:
             print(f"  note: the server answered {row['served']} requests for {row['calls']} calls")
     print(f"fake server CPU: {server_ms:.2f} ms per request; load average before the run: "
           f"{load[0]:.2f} (the CPUs are shared: a busy machine lowers every figure)")
-    print(f"ratio achieved/ideal: {rows[0]['rate'] / ideal:.3f} with {args.processes} worker "
-          f"processes (goal >= 0.9)")
+    print(f"ratio achieved/ideal: {rows[0]['rate'] / ideal:.3f} for the gateway alone in "
+          f"{args.processes} plain processes (goal >= 0.9; bench/campaign.py measures the workers)")
 
 
 if __name__ == "__main__":

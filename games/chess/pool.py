@@ -56,14 +56,24 @@ class EnginePool:
             self._give_back(engine, healthy and engine.alive)
 
     def _take(self) -> Engine:
+        dead: list[Engine] = []
         with self._cond:
-            while not self._idle and self._live >= self.size:
+            while True:
+                while self._idle and not self._idle[-1].alive:  # died while idle
+                    dead.append(self._idle.pop())
+                    self._live -= 1
+                if self._idle or self._live < self.size:
+                    break
                 self._cond.wait()
             self._in_use += 1
             self.peak_in_use = max(self.peak_in_use, self._in_use)
-            if self._idle:
-                return self._idle.pop()
-            self._live += 1
+            engine = self._idle.pop() if self._idle else None
+            if engine is None:
+                self._live += 1
+        for corpse in dead:
+            corpse.close()
+        if engine is not None:
+            return engine
         try:
             return self.factory()  # started outside the lock: it takes a while
         except BaseException:

@@ -11,6 +11,11 @@ from catalog.validation import (
     validate_params,
 )
 
+# A run executes the model string, parameters and judge frozen into its spec at submission
+# (jobs.spec, jobs.runner.run_models), so an edit here never changes a submitted job.
+NEW_JOBS_ONLY = ("Edits to the model string, parameters or modality apply to jobs submitted from "
+                 "now on; submitted and resumed runs keep the ones recorded in their spec.")
+
 
 class ModelEntryForm(forms.ModelForm):
     api_base = forms.URLField(required=False, assume_scheme="https", label="API base URL",
@@ -26,6 +31,8 @@ class ModelEntryForm(forms.ModelForm):
             "tpm_limit": "tokens per minute", "max_concurrency": "calls in flight",
             "display_name": "display name", "open_weights": "open weights",
         }
+        help_texts = {"params": "generation parameters: temperature, max_tokens, top_p, "
+                                "reasoning_effort, … " + NEW_JOBS_ONLY}
 
     def clean_litellm_model(self):
         value = self.cleaned_data["litellm_model"].strip()
@@ -61,6 +68,8 @@ class ModelEntryAdmin(admin.ModelAdmin):
         if not change:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+        if change and {"litellm_model", "params", "modality"} & set(form.changed_data):
+            self.message_user(request, NEW_JOBS_ONLY, level=messages.INFO)
         warning = model_key_warning(obj)
         if warning:
             self.message_user(request, warning, level=messages.WARNING)

@@ -27,7 +27,8 @@ def test_the_worker_survives_redis_dying_during_dispatch(
         celery_worker, catalog, hipho_exam, private_redis, broker_on):  # noqa: F811
     broker_on(private_redis.url)
     reference = ModelEntry.objects.get(litellm_model="builtin/reference")
-    worker = celery_worker(concurrency=2, lease=5, REDIS_URL=private_redis.url)
+    # built-in players only: the items and the dispatcher are on the CPU queue (jobs.queue)
+    worker = celery_worker(concurrency=2, lease=5, kind="cpu", REDIS_URL=private_redis.url)
     client = redis.Redis.from_url(private_redis.url)
     queue = worker.proc.args[worker.proc.args.index("-Q") + 1]
     job = services.job_submit(models=[reference], benchmarks=[hipho_exam], samples=100)  # 700 items
