@@ -8,13 +8,17 @@ from typing import Any
 
 import plotly.graph_objects as go
 from django.http import Http404
+from django.urls import reverse
 
 from hipho_exams.figures import problem_labels
+from hipho_exams.models import ReportedModel
+from hipho_exams.reported import reported_rows
 from leaderboard.family_pages import LAYOUT, entries_by_model, family_entries, model_cell
 from leaderboard.models import LeaderboardEntry
 from leaderboard.page_cache import cached_page
 from leaderboard.pages import chart, fmt, interval_text, paginate, pct, pm, render_page, run_url
 from leaderboard.tables import Cell, Column, Table
+from rubrics.catalogue import CATALOGUE
 
 MEDALS = ("gold", "silver", "bronze")
 
@@ -22,12 +26,23 @@ MEDALS = ("gold", "silver", "bronze")
 @cached_page
 def hipho(request):
     entries = list(family_entries("hipho"))
+    # reported rows (the HiPhO authors' figures): shown by default, hidden with ?reported=0,
+    # ranked together with runs made here only when asked (?reported=together)
+    mode = request.GET.get("reported", "1")
+    mode = mode if mode in ("0", "1", "together") else "1"
+    reported = reported_rows() if mode != "0" else []
     exams: dict[str, dict[str, Any]] = {}
     for e in entries:
         info = exams.setdefault(e.group, {"label": e.label, "cutoffs": None, "full": None})
         if info["cutoffs"] is None and isinstance(e.summary.get("cutoffs"), dict):
             info["cutoffs"] = e.summary["cutoffs"]
         info["full"] = info["full"] or e.summary.get("full_marks")
+    for r in reported:
+        for exam_id in r["scores"]:
+            known = CATALOGUE[exam_id]
+            info = exams.setdefault(exam_id, {"label": known.name, "cutoffs": None, "full": known.model_full})
+            if info["cutoffs"] is None and known.cutoffs is not None:
+                info["cutoffs"] = known.cutoffs.as_dict()
     exam_ids = sorted(exams, key=lambda x: exams[x]["label"])
     rows = list(entries_by_model(entries).values())
     for row in rows:
@@ -42,9 +57,12 @@ def hipho(request):
             for m in MEDALS:
                 expected[m] += float(probs.get(m) or 0.0)
         row["counts"], row["expected"] = counts, expected
-    rows.sort(key=lambda r: (-r["counts"]["gold"], -r["counts"]["silver"], -r["counts"]["bronze"],
-                             r["model"].display_name.lower()))
-    page = paginate(request, rows)
+    for r in reported:
+        r["counts"] = {m: sum(1 for v in r["medals"].values() if v == m) for m in MEDALS}
+    together = [*rows, *reported] if mode == "together" else rows
+    together.sort(key=lambda r: (-r["counts"]["gold"], -r["counts"]["silver"], -r["counts"]["bronze"],
+                                 _row_name(r).lower()))
+    page = paginate(request, together)
 
     columns = [Column("model", "Model")]
     for exam_id in exam_ids:
@@ -70,6 +88,9 @@ def hipho(request):
             cells[exam_id] = Cell(cut, fmt(cut, 1))
         table.add(_css="human", **cells)
     for row in page.object_list:
+        if "reported" in row:
+            table.add(_css="reported", **_reported_cells(row, exam_ids))
+            continue
         cells = {"model": model_cell(row["model"])}
         sanity = any(e.summary.get("sanity_check") for e in row["cells"].values())
         for exam_id in exam_ids:
@@ -94,6 +115,19 @@ def hipho(request):
             cells["model"] = Cell(row["model"].display_name, href=cells["model"].href, sub="grader sanity check")
         table.add(_css="sanity" if sanity else "", **cells)
 
+    tables = [table]
+    if mode == "1" and reported:
+        rtable = Table("hipho-reported", "Reported by the HiPhO authors (not evaluated here)",
+                       [c for c in columns if not c.key.startswith("expected")],
+                       caption=f"Scores as reported by the HiPhO authors ({reported[0]['reported'].source}, "
+                               f"data version {reported[0]['reported'].version}), with the medal each earns "
+                               "at the official human cut-offs (score as published, one decimal). They "
+                               "are not results of this platform and are not ranked with them.")
+        for r in sorted(reported, key=lambda r: (-r["counts"]["gold"], -r["counts"]["silver"],
+                                                 -r["counts"]["bronze"], _row_name(r).lower())):
+            rtable.add(_css="reported", **_reported_cells(r, exam_ids))
+        tables.append(rtable)
+
     top = rows[:25]
     fig = go.Figure()
     for medal, colour in zip(MEDALS, ("#d4a017", "#9e9e9e", "#b06d2c")):
@@ -103,7 +137,62 @@ def hipho(request):
     return render_page(request, "hipho_exams/hipho.html", {
         "page": page, "exams": [(x, exams[x]["label"]) for x in exam_ids],
         "charts": [chart(fig, "hipho-medals-chart")] if rows else [],
-    }, [table])
+        "reported_mode": mode, "reported_count": len(reported) if mode != "0" else ReportedModel.objects.count(),
+    }, tables)
+
+
+def _row_name(row: dict[str, Any]) -> str:
+    return row["reported"].name if "reported" in row else row["model"].display_name
+
+
+def _reported_cells(row: dict[str, Any], exam_ids: list[str]) -> dict[str, Cell]:
+    rm = row["reported"]
+    href = reverse("leaderboard:hipho_reported", args=[rm.pk]) if rm.linked_model_id else ""
+    cells: dict[str, Cell] = {"model": Cell(rm.name, rm.name, href=href,
+                                            sub=f"reported · {rm.category}" if rm.category else "reported")}
+    for exam_id in exam_ids:
+        score = row["scores"].get(exam_id)
+        if score is None:
+            continue
+        medal = row["medals"].get(exam_id)
+        cells[exam_id] = Cell(score, fmt(score, 1), badge=medal if medal in MEDALS else "",
+                              title="reported by the HiPhO authors")
+        cells[f"{exam_id}__medal"] = Cell(medal)
+    for m in MEDALS:
+        cells[m] = Cell(row["counts"][m])
+    return cells
+
+
+@cached_page
+def hipho_reported(request, pk: int):
+    """A model evaluated here beside what the HiPhO authors report for it, exam by exam."""
+    rm = ReportedModel.objects.filter(pk=pk).select_related("linked_model").first()
+    if rm is None or rm.linked_model is None:
+        raise Http404("no reported model linked to a model evaluated here")
+    ours = {e.group: e for e in family_entries("hipho") if e.model_id == rm.linked_model_id}
+    table = Table("hipho-reported-comparison", f"{rm.linked_model.display_name} here vs {rm.name} reported", [
+        Column("exam", "Exam"), Column("ours", "Our score ± SE", numeric=True),
+        Column("ci95", "Our 95% interval", numeric=True), Column("reported", "Reported", numeric=True),
+        Column("diff", "Reported − ours", numeric=True),
+        Column("inside", "Reported inside our interval"),
+    ], caption=f"Reported: {rm.source}, data version {rm.version}. Ours: the representative run of "
+               f"{rm.linked_model.display_name} on each exam (bootstrap 95% interval over samples).")
+    for score in rm.scores.all():
+        e = ours.get(score.exam_id)
+        label = CATALOGUE[score.exam_id].name if score.exam_id in CATALOGUE else score.exam_id
+        if e is None:
+            table.add(exam=Cell(label), reported=Cell(score.score, fmt(score.score, 1)),
+                      inside=Cell(None, "not evaluated here"))
+            continue
+        inside = None if e.score_lo is None or e.score_hi is None else e.score_lo <= score.score <= e.score_hi
+        table.add(exam=Cell(label, href=reverse("leaderboard:hipho_exam", args=[score.exam_id])),
+                  ours=Cell(e.score, pm(e.score, e.score_se, 1), href=run_url(e.run_id)),
+                  ci95=Cell(e.score_lo, interval_text(e.score_lo, e.score_hi, e.score_se, 1)),
+                  reported=Cell(score.score, fmt(score.score, 1)),
+                  diff=Cell(None if e.score is None else round(score.score - e.score, 6),
+                            fmt(None if e.score is None else score.score - e.score, 1)),
+                  inside=Cell(inside, "—" if inside is None else ("yes" if inside else "no")))
+    return render_page(request, "hipho_exams/hipho_reported.html", {"reported": rm}, [table])
 
 
 def _exam_problems(entry: LeaderboardEntry) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Whole-page cache for the public leaderboard pages.
 
 A key holds a fingerprint of the read model (latest update time and row counts of the
-leaderboard entries, models and benchmarks), so a refreshed run, a new model or a renamed one
+leaderboard entries, models and benchmarks, and of the reported HiPhO scores), so a refreshed run, a new model or a renamed one
 changes the key at once: nothing needs to remember to invalidate. Only anonymous GETs are
 cached (staff see an Admin link and messages). When Redis is unreachable the page is simply
 rendered.
@@ -27,7 +27,9 @@ SELECT (SELECT max(updated_at) FROM leaderboard_leaderboardentry),
        (SELECT max(updated_at) FROM catalog_modelentry),
        (SELECT count(*) FROM catalog_modelentry),
        (SELECT max(id) FROM catalog_benchmark),
-       (SELECT count(*) FROM catalog_benchmark)
+       (SELECT count(*) FROM catalog_benchmark),
+       (SELECT max(imported_at) FROM hipho_exams_reportedmodel),
+       (SELECT count(*) FROM hipho_exams_reportedscore)
 """
 
 
