@@ -23,6 +23,7 @@ import random
 import re
 from typing import Any
 
+from rubrics.lhs import ACCENTS, GREEK
 from rubrics.normalize import basic, strip_qualifier, unwrap_text
 from rubrics.numbers import REL_TOL
 
@@ -35,10 +36,10 @@ _TOO_BIG = re.compile(r"\^\s*\{?\s*[-+]?\s*\d{4,}|\d{40,}|!")
 
 _FUNCTIONS = {
     "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
-    "coth", "exp", "ln", "log", "sqrt", "frac", "pi", "cdot", "times", "infty", "operatorname",
+    "coth", "exp", "ln", "log", "sqrt", "frac", "cdot", "times", "infty", "operatorname",
     "left", "right", "mathrm", "text", "partial", "int", "sum", "prod", "lim", "max", "min", "det",
 }
-_ACCENT = r"\\(?:vec|hat|dot|ddot|bar|tilde|overline|overrightarrow|mathbf|boldsymbol|mathcal|widehat|widetilde)\s*\{[^{}]*\}"
+_ACCENT = r"\\(?:vec|hat|dot|ddot|bar|tilde|overline|overrightarrow|mathbf|boldsymbol|mathcal|widehat|widetilde)\s*\{(?:[^{}]|\{[^{}]*\})*\}"
 _GREEK_OR_LETTER = r"\\[A-Za-z]+|[A-Za-z]"
 _SUB = r"_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z0-9])"
 _PRIME = r"(?:\s*\^\s*\{\s*'+\s*\}|'+|\s*\^\s*\{?\s*(?:\\star|\\ast|\*)\s*\}?)"  # primes, a star
@@ -102,6 +103,36 @@ def _products(latex: str, functions: frozenset[str]) -> str:
         lambda m: m.group(0) if m.group(1) in functions else f"{m.group(1)} \\cdot (", latex)
 
 
+# Commands the parser knows; any other command (a reference's own \tao, \odot, ...) is a name.
+_KNOWN_COMMANDS = _FUNCTIONS | GREEK | ACCENTS | {
+    "pi", "dfrac", "tfrac", "mathit", "hbar", "ell", "circ", "pm", "mp", "cdots", "ldots", "div",
+    "arcsec", "arccsc", "arccot", "operatorname", "mathrm", "text", "lfloor", "rfloor", "lceil",
+    "rceil", "vert", "mid", "lvert", "rvert", "quad", "qquad", "sinh", "cosh", "tanh", "infty",
+    "nabla", "prime", "binom", "cfrac", "displaystyle", "limits", "to", "rightarrow", "approx",
+    "leq", "geq", "le", "ge", "neq", "ne", "ll", "gg", "lt", "gt", "cos", "sin", "exp",
+}
+
+
+def _unknown_commands(s: str) -> str:
+    return re.sub(r"\\([A-Za-z]+)", lambda m: m.group(0) if m.group(1) in _KNOWN_COMMANDS
+                  else f" \\mathit{{u{m.group(1)}}} ", s)
+
+
+def _square_brackets(s: str) -> str:
+    """[ ... ] used as grouping becomes ( ... ); the index of \\sqrt[n]{x} is kept."""
+    out, stack = [], []
+    for i, ch in enumerate(s):
+        if ch == "[":
+            keep = s[:i].rstrip().endswith("\\sqrt")
+            stack.append(keep)
+            out.append("[" if keep else "(")
+        elif ch == "]" and stack:
+            out.append("]" if stack.pop() else ")")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def _prepare(text: str, table: SymbolTable, functions: frozenset[str] = frozenset()) -> str | None:
     s = unwrap_text(basic(text))
     s = re.sub(r"\s+([_^])", r"\1", s)  # \mathbf{e}_x unwraps to " e _x": one symbol e_x
@@ -115,13 +146,16 @@ def _prepare(text: str, table: SymbolTable, functions: frozenset[str] = frozense
     s = re.sub(r"\\(?:tan|sin|cos)\s*\^\s*\{\s*-1\s*\}", lambda m: "\\arc" + m.group(0)[1:4], s)
     s = re.sub(r"\\hbar(?![a-zA-Z])", r"\\mathit{hbar}", s)
     s = re.sub(r"\\ell(?![a-zA-Z])", r"\\mathit{ell}", s)
+    s = re.sub(r"(?<![A-Za-z])\{(\\[A-Za-z]+)\}(?=\s*\^)", r"\1", s)  # {\sin}^{4} -> \sin^{4}
+    s = _square_brackets(s)
+    s = _unknown_commands(s)
     s = _products(s, functions)
     # the parser reads "2(1)" as 2 + 1 and "3(\frac{4}{3})" as a mixed number: make it a product
     s = re.sub(r"(\d)\s*\(", r"\1 \\cdot (", s)
     s = _substitute(s, table)
     # letters sympy would read as constants: \gamma and \Gamma (Euler's constant), I (the
     # imaginary unit); in a physics answer they are quantities
-    return re.sub(r"\\(gamma|Gamma)(?![A-Za-z])|(?<![A-Za-z\\{])I(?![A-Za-z])",
+    return re.sub(r"\\(gamma|Gamma)(?![A-Za-z])|(?<![A-Za-z\\])I(?![A-Za-z])",
                   lambda m: f" \\mathit{{q{m.group(1) or 'I'}}} ", s)
 
 
