@@ -28,7 +28,8 @@ def test_it_imports_every_official_exam_and_the_suite():
     assert "imported 15 HiPhO benchmarks" in out.getvalue()
     ipho = Benchmark.objects.get(slug="hipho/ipho-2025")
     assert ipho.config == {"source": "dir", "path": str(hipho_dir().resolve()), "exam": "ipho-2025",
-                           "temperature": 0.6, "answer_judge": True, "step_level": True}
+                           "temperature": 0.6, "answer_judge": True, "step_level": True,
+                           "grader_profile": "strict"}
     assert ipho.default_samples == 8 and len(ipho.version) == 12
     assert "gold 19.7, silver 12.1, bronze 7.2" in ipho.description
     assert "no official medal cut-offs" in Benchmark.objects.get(slug="hipho/cpho-2025").description
