@@ -21,6 +21,7 @@ from leaderboard.urls_helpers import item_url
 SHOWN_CHARS = 4000
 # Entries longer than this start collapsed (a Hanabi game's transcript is hundreds of entries).
 COLLAPSE_CHARS, COLLAPSE_LINES = 600, 10
+KEEP_OPEN = 10  # transcript entries shown at each end of a long transcript
 _POINTS = re.compile(r"\((\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)\s*pt\)")
 _WRONG = re.compile(r"\b(wrong|incorrect|blunder|mistake|illegal|failed|unsolved|loss|lost)\b", re.I)
 _RIGHT = re.compile(r"\b(correct|best|excellent|good|solved|win|won)\b", re.I)
@@ -82,8 +83,15 @@ def item_detail(request, pk: int):
                   cache=Cell(call.cache_hit, "yes" if call.cache_hit else "no"),
                   error=Cell(call.error_class or None, error_for(request.user, f"{call.error_class}: {call.error_message}")[:200] if call.error_class else "—"))
     details = json.dumps(item.details, indent=2, sort_keys=True, default=str)
+    # A long game (an LLM Hanabi game: hundreds of entries) shows its first and last turns; the
+    # middle sits in one closed <details>, so the page stays a few screens tall on a phone.
+    head, middle, tail = entries, [], []
+    if len(entries) > KEEP_OPEN * 3:
+        head, middle, tail = entries[:KEEP_OPEN], entries[KEEP_OPEN:-KEEP_OPEN], entries[-KEEP_OPEN:]
     return render_page(request, "leaderboard/item.html", {
-        "item": item, "item_error": error_for(request.user, item.error), "run": item.run, "entries": entries, "math": item.run.benchmark.family == "hipho", "views": item_url(item.pk, item.run.benchmark.family),
+        "item": item, "item_error": error_for(request.user, item.error), "run": item.run, "entries": entries,
+        "entries_head": head, "entries_middle": middle, "entries_tail": tail,
+        "middle_start": len(head) + 1, "tail_start": len(head) + len(middle) + 1, "math": item.run.benchmark.family == "hipho", "views": item_url(item.pk, item.run.benchmark.family),
         "details": details[:SHOWN_CHARS * 4], "details_truncated": len(details) > SHOWN_CHARS * 4,
         "scores": json.dumps(item.scores, indent=2, sort_keys=True, default=str),
         "run_url": run_url(item.run_id), "score": fmt(item.score, 3),

@@ -112,3 +112,21 @@ def test_latex_is_typeset_and_a_script_payload_stays_text(live_server, page):
         .map(p => getComputedStyle(p).backgroundColor)""")
     assert colours[0] != colours[1]
     assert page.console.errors == []
+
+
+def test_a_long_llm_game_transcript_stays_short_on_a_phone(live_server, browser):
+    m, b = f.model("m"), f.benchmark("hanabi/2p-watson", "hanabi")
+    run = f.run(m, b, f.hanabi_metrics(10.0))
+    transcript = []
+    for turn in range(120):  # an LLM Hanabi game: a long prompt and a reply per turn
+        transcript.append({"role": "prompt", "text": f"Turn {turn}. " + "You see the other hands and the discard pile. " * 40})
+        transcript.append({"role": "reply", "text": f"I will give a hint on turn {turn}.\n" * 12})
+    item = f.item(run, "seed-1", transcript=transcript)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    phone = context.new_page()
+    phone.goto(live_server.url + reverse("leaderboard:item", args=[item.pk]))
+    height = phone.evaluate("document.documentElement.scrollHeight")
+    assert height < 8000, height  # 240 entries, long ones collapsed, the middle turns folded away
+    assert phone.locator("#transcript-middle > summary").inner_text().startswith("220 more entries")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
