@@ -42,11 +42,24 @@ def families_complete(app_configs=None, **kwargs) -> list[Error]:
 @register(Tags.database)
 def families_stored_are_registered(app_configs=None, databases=None, **kwargs) -> list[Error]:
     """Benchmarks and leaderboard rows whose family no registered family declares."""
-    if not databases:
+    if not databases or not _catalog_tables_exist(databases):
         return []
     return [Error(message, hint="register the family (evaluators/registry.py or PODIUM_EXTRA_FAMILIES) "
                                 "or delete its rows", id="podium.E012")
             for message in unknown_stored_families()]
+
+
+def _catalog_tables_exist(databases) -> bool:
+    """False before the first migration: `migrate` runs the database checks before it creates
+    the tables, so on a fresh database there is nothing stored to check (and a query would stop
+    the very migration that creates them)."""
+    from django.db import connections
+
+    from catalog.models import Benchmark
+    from leaderboard.models import LeaderboardEntry
+
+    needed = {Benchmark._meta.db_table, LeaderboardEntry._meta.db_table}
+    return all(needed <= set(connections[alias].introspection.table_names()) for alias in databases)
 
 
 def unknown_stored_families() -> list[str]:
