@@ -218,6 +218,8 @@ healthy() {
   if [ "$ENGINE" = podman ]; then podman healthcheck run "$1" >/dev/null 2>&1
   else [ "$(docker inspect -f '{{.State.Health.Status}}' "$1" 2>/dev/null)" = healthy ]; fi
 }
+declare -A PASSED=()  # a container stays healthy once its check has passed (as in Docker,
+                      # where only `retries` failures in a row make it unhealthy) while it runs
 wait_healthy() {  # SECONDS SERVICE...
   local deadline=$(( $(date +%s) + $1 )) svc c pending; shift
   while :; do
@@ -225,7 +227,8 @@ wait_healthy() {  # SECONDS SERVICE...
     for svc in "$@"; do
       for c in $(containers "$svc"); do
         [ "$($ENGINE inspect -f '{{.State.Running}}' "$c" 2>/dev/null)" = true ] || { pending+=" $c(stopped)"; continue; }
-        healthy "$c" || pending+=" $c"
+        [ -n "${PASSED[$c]:-}" ] && continue
+        if healthy "$c"; then PASSED[$c]=1; else pending+=" $c"; fi
       done
       [ -n "$(containers "$svc")" ] || pending+=" $svc(none)"
     done
