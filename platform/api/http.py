@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig, ValidationError
 from django.core.paginator import EmptyPage, Paginator
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from api.services import TokenError, api_token_authenticate
@@ -80,7 +80,7 @@ def api_view(methods: dict[str, bool | str]):
                 return error_response(404, "not_found", str(exc) or "not found")
             except ValidationError as exc:
                 return error_response(422, "invalid", "; ".join(exc.messages))
-            if isinstance(result, JsonResponse):
+            if isinstance(result, HttpResponse):  # a JsonResponse, or one from the page cache
                 return result
             return JsonResponse(result, json_dumps_params={"default": str})
 

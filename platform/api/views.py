@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from django.db import connection
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
@@ -23,6 +25,7 @@ from jobs.models import ItemResult, Job, Run
 from jobs.selectors import benchmarks_by_patterns, job_progress, models_by_names
 from jobs.services import job_cancel, job_resume, job_submit
 from leaderboard.models import FamilyScore, LeaderboardEntry
+from leaderboard.page_cache import cached_page
 
 
 def health(request):
@@ -31,12 +34,25 @@ def health(request):
     return JsonResponse({"status": "ok"})
 
 
+def _json(view):
+    """The read-model endpoints answer through the page cache (leaderboard.page_cache: keyed by the
+    read model's fingerprint, so a refreshed run shows at once), which stores responses."""
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        result = view(request, *args, **kwargs)
+        return result if isinstance(result, JsonResponse) else JsonResponse(result, json_dumps_params={"default": str})
+
+    return wrapper
+
+
 @api_view({"GET": False})
 def openapi(request, token=None):
     return JsonResponse(schema(), json_dumps_params={"indent": 1})
 
 
 @api_view({"GET": False})
+@cached_page
+@_json
 def leaderboard(request, token=None):
     """Every active model with its per-family headline."""
     family = request.GET.get("family", "")
@@ -56,6 +72,8 @@ def leaderboard(request, token=None):
 
 
 @api_view({"GET": False})
+@cached_page
+@_json
 def family_leaderboard(request, family: str, token=None):
     if family not in FAMILIES:
         raise ApiError(404, "not_found", f"no family {family!r}; families: {sorted(FAMILIES)}")
@@ -68,11 +86,15 @@ def family_leaderboard(request, family: str, token=None):
 
 
 @api_view({"GET": False})
+@cached_page
+@_json
 def models(request, token=None):
     return paged(request, ModelEntry.objects.filter(active=True).order_by("display_name"), model_json)
 
 
 @api_view({"GET": False})
+@cached_page
+@_json
 def model_detail(request, slug: str, token=None):
     m = get_object_or_404(ModelEntry, slug=slug)
     entries = LeaderboardEntry.objects.filter(model=m).select_related("model", "benchmark").order_by("family", "benchmark__slug")
@@ -81,6 +103,8 @@ def model_detail(request, slug: str, token=None):
 
 
 @api_view({"GET": False})
+@cached_page
+@_json
 def benchmarks(request, token=None):
     qs = Benchmark.objects.filter(active=True).select_related("judge")
     family = request.GET.get("family")
@@ -90,6 +114,8 @@ def benchmarks(request, token=None):
 
 
 @api_view({"GET": False})
+@cached_page
+@_json
 def benchmark_detail(request, pk: int, token=None):
     b = get_object_or_404(Benchmark.objects.select_related("judge"), pk=pk)
     entries = LeaderboardEntry.objects.filter(benchmark=b).select_related("model", "benchmark").order_by("part", "-score")
