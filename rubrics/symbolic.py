@@ -151,7 +151,7 @@ def _prepare(text: str, table: SymbolTable, functions: frozenset[str] = frozense
     s = _unknown_commands(s)
     s = _products(s, functions)
     # the parser reads "2(1)" as 2 + 1 and "3(\frac{4}{3})" as a mixed number: make it a product
-    s = re.sub(r"(\d)\s*\(", r"\1 \\cdot (", s)
+    s = re.sub(r"(?<![\^\d.])(\d+(?:\.\d+)?)\s*\(", r"\1 \\cdot (", s)  # not \sin^2(x)
     s = _substitute(s, table)
     # letters sympy would read as constants: \gamma and \Gamma (Euler's constant), I (the
     # imaginary unit); in a physics answer they are quantities
