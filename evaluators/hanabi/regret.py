@@ -25,6 +25,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from evaluators.stats import mean_se
 from games.hanabi import HanabiGame
 from games.hanabi.bots import make_bot, play_out
 
@@ -57,11 +58,11 @@ class MoveRegret:
 
 
 def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, 0.0
-    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
+    """evaluators.stats.mean_se, with 0.0 for the SE of a single rollout (candidates compare)."""
+    m, se = mean_se(xs)
+    if m is None:
+        raise ZeroDivisionError("mean of no values")
+    return m, se or 0.0
 
 
 def sample_hand(game: HanabiGame, player: int, rng: random.Random) -> list[int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlparse
 
 from django.core.exceptions import ValidationError
@@ -64,7 +64,8 @@ def validate_api_key_env(value: str) -> None:
 def validate_params(params: Any) -> None:
     if not isinstance(params, Mapping):
         raise ValidationError(f"params must be an object, got {type(params).__name__}")
-    for name, value in params.items():
+    checked: Mapping[str, Any] = params  # values are compared only after their type is checked
+    for name, value in checked.items():
         if name not in _PARAM_TYPES:
             raise ValidationError(
                 f"unknown generation parameter {name!r}; known: {', '.join(sorted(_PARAM_TYPES))}"
@@ -72,11 +73,12 @@ def validate_params(params: Any) -> None:
         types, wanted = _PARAM_TYPES[name]
         if isinstance(value, bool) or not isinstance(value, types):
             raise ValidationError(f"params.{name} must be {wanted}, got {value!r}")
-        if name == "temperature" and not 0 <= value <= 2:
+        number = cast(float, value)  # a number: its type was checked just above
+        if name == "temperature" and not 0 <= number <= 2:
             raise ValidationError(f"params.temperature must be {wanted}, got {value!r}")
-        if name == "top_p" and not 0 < value <= 1:
+        if name == "top_p" and not 0 < number <= 1:
             raise ValidationError(f"params.top_p must be {wanted}, got {value!r}")
-        if name in ("max_tokens", "max_completion_tokens") and value <= 0:
+        if name in ("max_tokens", "max_completion_tokens") and number <= 0:
             raise ValidationError(f"params.{name} must be {wanted}, got {value!r}")
         if name == "reasoning_effort" and value not in ("minimal", "low", "medium", "high"):
             raise ValidationError(f"params.reasoning_effort must be {wanted}, got {value!r}")

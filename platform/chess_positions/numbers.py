@@ -109,7 +109,7 @@ def model_reasoning_table(entries: list[Any], run_href) -> Table | None:
     ], caption=FAITHFULNESS_NOTE)
     for e in rows:
         s = e.summary
-        cells = {}
+        cells: dict[str, Any] = {}
         for key, rate, ci in (("hallucination", "hallucination_rate", "hallucination_ci95"),
                               ("unfaithful", "unfaithful_rate", "unfaithful_ci95"),
                               ("no_move", "no_move_rate", "no_move_ci95")):

@@ -249,7 +249,7 @@ def position(request, pk: int):
                                "n": len(positions), "index": index, "error": "", "game": game, "charts": []}
     if positions:
         p = positions[index]
-        analysis = p.get("analysis") if isinstance(p.get("analysis"), dict) else {}
+        analysis: dict[str, Any] = p["analysis"] if isinstance(p.get("analysis"), dict) else {}
         model_move = _first(p, "model_move", "move", "parsed_move", "played")
         best_move = _first(p, "best_move", "engine_best", "engine_move", "best") or _first(analysis, "best_move")
         reasoning = _first(p, "reasoning", "reply", "explanation")
@@ -271,13 +271,13 @@ def position(request, pk: int):
                 pair = move_squares(board, text)
                 if pair:
                     arrows.append({"kind": kind, **arrow(*pair, flip)})
-            last = (last_move[:2], last_move[2:4]) if last_move else None
+            last: tuple[str, str] | None = (last_move[:2], last_move[2:4]) if last_move else None
         except (BadPositionError, ValueError) as exc:
             squares, arrows, last, context["error"] = [], [], None, str(exc)
         cells = []
         for i, sq in enumerate(squares):
             cells.append({"sq": sq, "rank": sq.name[1] if i % 8 == 0 else "", "file": sq.name[0] if i >= 56 else "",
-                          "last": bool(last) and sq.name in last})
+                          "last": last is not None and sq.name in last})
         context.update({
             "fen": fen, "cells": cells, "arrows": arrows, "model_move": model_move, "best_move": best_move,
             "last_move": last_move, "reasoning": reasoning[:SHOWN_CHARS],
@@ -296,6 +296,6 @@ def position(request, pk: int):
         fig.update_xaxes(title_text="ply")
         fig.update_yaxes(range=[0, 100], title_text="White's Win%")
         context["charts"] = [chart(fig, "chess-eval-graph")]
-        context["ply_links"] = {int(r.get("ply")): i for i, r in enumerate(positions)
+        context["ply_links"] = {r["ply"]: i for i, r in enumerate(positions)
                                 if isinstance(r, dict) and isinstance(r.get("ply"), int)}
     return render_page(request, "chess_positions/position.html", context)

@@ -212,6 +212,8 @@ def hipho_exam(request, exam_id: str):
     page = paginate(request, entries_qs, 25)
     entries = list(page.object_list)
     first = entries[0] if entries else entries_qs.first()
+    if first is None:  # the rows went away between the two queries
+        raise Http404("no results for this exam")
     summary_table = Table("hipho-exam-summary", "Scores", [
         Column("model", "Model"), Column("score", "Score", numeric=True), Column("score_se", "SE", hidden=True),
         Column("ci95", "95% interval", numeric=True), Column("medal", "Medal"),

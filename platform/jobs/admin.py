@@ -38,13 +38,16 @@ class JobSubmitForm(forms.Form):
     )
 
 
+_RUN_INLINE_FIELDS = ("model", "benchmark", "status", "done_items", "failed_items", "total_items", "score",
+                      "score_se", "cost_usd")
+
+
 class RunInline(admin.TabularInline):
     model = Run
     extra = 0
     can_delete = False
-    fields = ["model", "benchmark", "status", "done_items", "failed_items", "total_items", "score",
-              "score_se", "cost_usd"]
-    readonly_fields = fields
+    fields = _RUN_INLINE_FIELDS
+    readonly_fields = _RUN_INLINE_FIELDS
     show_change_link = True
 
     def has_add_permission(self, request, obj=None):

@@ -45,7 +45,7 @@ def run_regrade(*, run: Run, use_judge: bool = True) -> dict[str, int]:
     if regrade is None:
         raise ValueError(f"run {run.pk} is a {spec.label} run; {spec.label} has no re-grading")
     config = run.spec.get("config", run.benchmark.config)
-    judge = run.benchmark.judge.to_config() if (use_judge and run.benchmark.judge_id) else None
+    judge = run.benchmark.judge.to_config() if (use_judge and run.benchmark.judge is not None) else None
     items = list(run.items.filter(state=ItemResult.State.DONE).order_by("item_key", "sample_index"))
     now = timezone.now().isoformat()
     changed = 0

@@ -256,7 +256,8 @@ def run_aggregate(*, run_id: int) -> Run:
         "item_key", "sample_index", "state", "score", "scores", "details"
     )
     outcomes = [
-        StoredOutcome(key=k, sample_index=s, state=st, score=sc, scores=scs or {}, details=d or {})
+        StoredOutcome(key=k, sample_index=s, state="done" if st == ItemResult.State.DONE else "failed",
+                      score=sc, scores=scs or {}, details=d or {})
         for k, s, st, sc, scs, d in rows
     ]
     metrics = family.aggregate(config=run.spec.get("config", run.benchmark.config), outcomes=outcomes)

@@ -34,6 +34,7 @@ def run_spec_build(
     samples: int, params_override: dict[str, Any],
 ) -> dict[str, Any]:
     family_spec = family.spec(config)
+    judge = benchmark.judge if benchmark.judge_id else None
     spec = {
         "benchmark": benchmark.slug,
         "benchmark_version": benchmark.version,
@@ -46,10 +47,10 @@ def run_spec_build(
         "model": model.litellm_model,
         "model_params": {**(model.params or {}), **params_override},
         "model_vision": model.vision,
-        "judge": benchmark.judge.litellm_model if benchmark.judge_id else None,
-        "judge_slug": benchmark.judge.slug if benchmark.judge_id else None,
-        "judge_params": dict(benchmark.judge.params or {}) if benchmark.judge_id else None,
-        "judge_vision": benchmark.judge.vision if benchmark.judge_id else None,
+        "judge": judge.litellm_model if judge else None,
+        "judge_slug": judge.slug if judge else None,
+        "judge_params": dict(judge.params or {}) if judge else None,
+        "judge_vision": judge.vision if judge else None,
         "partner_models": _partner_models(config),
         "code_version": code_version(),
         **family_spec,

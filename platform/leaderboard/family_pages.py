@@ -60,7 +60,7 @@ def family_entries(family: str) -> list[EntryRow]:
     for v in (LeaderboardEntry.objects.filter(family=family).order_by("model__display_name", "id")
               .values_list(*_VALUES)):
         model = models.get(v[0]) or models.setdefault(v[0], EntryModel(v[0], v[11], v[12]))
-        out.append(EntryRow(*v[:11], model=model))
+        out.append(EntryRow(*v[:11], model=model))  # type: ignore[misc]  # v[:11] is the 11 fields
     return out
 
 

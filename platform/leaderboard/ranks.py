@@ -12,7 +12,7 @@ def rank_intervals(scores: list[tuple[float | None, float | None]]) -> list[tupl
     lies wholly above its interval) and no worse than the count of models not clearly below it.
     Unknown SE counts as zero width. Unscored entries get None.
     """
-    bounds = []
+    bounds: list[tuple[float, float, float] | None] = []
     for score, se in scores:
         if score is None:
             bounds.append(None)

@@ -76,7 +76,7 @@ def family_score_refresh(*, model_id: int, family: str) -> FamilyScore | None:
         if key not in latest or entry_completeness(entry.summary, entry.run.done_items) >= entry_completeness(
                 latest[key].summary, latest[key].run.done_items):
             latest[key] = entry
-    values = [(e.norm, e.norm_se) for e in latest.values()]
+    values = [(norm, e.norm_se) for e in latest.values() if (norm := e.norm) is not None]
     if not values:
         FamilyScore.objects.filter(model_id=model_id, family=family).delete()
         return None

@@ -48,7 +48,7 @@ def table_html(table: Table, *, query: str = "", sort_query: str = "", sort: str
         cls = f' class="{cls}"' if cls else ""
         title = f' title="{escape(col.title)}"' if col.title else ""
         cls += f' data-col="{escape(col.key)}"'
-        label = escape(col.label)
+        label: str = escape(col.label)
         if col.sort:
             next_dir = "asc" if sort == col.sort and direction == "desc" else "desc"
             arrow = (" ▼" if direction == "desc" else " ▲") if sort == col.sort else ""

@@ -93,6 +93,8 @@ def family_rankings_build() -> tuple[dict[str, FamilyRanking], dict[str, dict[st
     sanity: set[int] = set()
     for (model_id, family, group, bench_id, part, norm, norm_se, label, slug, is_sanity, litellm,
          n_items, run_done) in rows:
+        if norm is None:  # the query excludes them; the type does not know
+            continue
         key = point_key(family, group=group, benchmark_id=bench_id, part=part)
         # a HiPhO exam graded alone and in a suite: the more complete entry, then the newer
         n = entry_completeness({"n_items": n_items}, run_done)
