@@ -103,3 +103,12 @@ def test_a_linked_model_is_compared_exam_by_exam(client):
     # importing again keeps the link
     call_command("import_reported", "--path", str(CSV), stdout=io.StringIO())
     assert ReportedModel.objects.get(name="Gemini-2.5-Pro").linked_model == ours
+
+
+def test_a_first_visitor_sees_a_real_medal_table_before_any_run(client):
+    _import()
+    html = client.get(reverse("leaderboard:hipho")).content.decode()
+    reported = _section(html, "hipho-reported")
+    assert "Gemini-2.5-Pro" in reported and "IPhO 2025" in reported
+    assert "Gold cut-off" in _section(html, "hipho-medals")  # the official cut-offs head the table
+    assert 'badge gold' in reported
