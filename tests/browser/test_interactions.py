@@ -71,7 +71,7 @@ def test_downloads_are_offered_for_every_table(live_server, page):
     populated_site()
     page.goto(live_server.url + reverse("leaderboard:chess"))
     tables = page.locator("table.data").count()
-    assert tables == 3
+    assert tables >= 3  # models, task details, puzzle bands (and the measured Elo ladder's tables)
     assert page.locator('a[data-download="csv"]').count() == tables
     with page.expect_download() as info:
         page.locator('a[data-download="csv"]').first.click()
