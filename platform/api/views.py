@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
@@ -152,8 +153,9 @@ def _job_submit(request, token) -> JsonResponse:
     model_names = _string_list(data, "models")
     patterns = _string_list(data, "benchmarks")
     samples = data.get("samples")
-    if samples is not None and (not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= 10000):
-        raise ApiError(422, "invalid", "samples must be an integer from 1 to 10000, or null")
+    cap = settings.PODIUM_MAX_SAMPLES
+    if samples is not None and (not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= cap):
+        raise ApiError(422, "invalid", f"samples must be an integer from 1 to {cap} (PODIUM_MAX_SAMPLES), or null")
     name = data.get("name", "")
     if not isinstance(name, str) or len(name) > 200:
         raise ApiError(422, "invalid", "name must be a string of at most 200 characters")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any, cast
@@ -61,9 +63,45 @@ def validate_api_key_env(value: str) -> None:
         )
 
 
+MAX_TIMEOUT_S = 3600
+MAX_EXTRA_BODY_CHARS = 4000
+# Parameters inside extra_body that multiply what one call costs (n completions per request).
+_COST_MULTIPLIERS = ("n", "best_of", "num_completions", "num_generations")
+# Shapes of provider keys, so a key pasted as a value (not only under a key-like name) is refused.
+_SECRET_VALUE = re.compile(
+    r"^(?:sk-|sk_|rk_|pk_live|xox[abpr]-|ghp_|gho_|github_pat_|AKIA|ASIA|AIza|hf_|glpat-|Bearer\s)",
+    re.IGNORECASE)
+_TOKEN_LIKE = re.compile(r"^[A-Za-z0-9_\-+/=.]{32,}$")
+
+
+def _finite(value: Any, where: str) -> None:
+    """NaN and infinities are not JSON (PostgreSQL's jsonb refuses them) nor sensible parameters."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValidationError(f"{where} must be a finite number, got {value!r}")
+    if isinstance(value, Mapping):
+        for key, inner in value.items():
+            _finite(inner, f"{where}.{key}")
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            _finite(inner, f"{where}[{index}]")
+
+
+def _looks_like_secret(text: str) -> bool:
+    text = text.strip()
+    if _SECRET_VALUE.match(text):
+        return True
+    # a long unbroken token with letters and digits (an opaque key), not a word or a URL
+    return bool(_TOKEN_LIKE.match(text)) and any(c.isdigit() for c in text) and any(
+        c.isalpha() for c in text) and "://" not in text
+
+
 def validate_params(params: Any) -> None:
+    """Generation parameters, with documented caps: timeout in (0, 3600] s; extra_body at most
+    4,000 characters of JSON, without cost multipliers (n, best_of, ...) other than 1 and
+    without credentials, by name or by shape; no NaN or infinity anywhere."""
     if not isinstance(params, Mapping):
         raise ValidationError(f"params must be an object, got {type(params).__name__}")
+    _finite(dict(params), "params")
     checked: Mapping[str, Any] = params  # values are compared only after their type is checked
     for name, value in checked.items():
         if name not in _PARAM_TYPES:
@@ -82,8 +120,14 @@ def validate_params(params: Any) -> None:
             raise ValidationError(f"params.{name} must be {wanted}, got {value!r}")
         if name == "reasoning_effort" and value not in ("minimal", "low", "medium", "high"):
             raise ValidationError(f"params.reasoning_effort must be {wanted}, got {value!r}")
+        if name == "timeout" and not 0 < value <= MAX_TIMEOUT_S:
+            raise ValidationError(f"params.timeout must be more than 0 and at most {MAX_TIMEOUT_S} "
+                                  f"seconds, got {value!r}")
         if name == "extra_body":
             _refuse_credentials(value, "params.extra_body")
+            _refuse_multipliers(value, "params.extra_body")
+            if len(json.dumps(value, default=str)) > MAX_EXTRA_BODY_CHARS:
+                raise ValidationError(f"params.extra_body is over {MAX_EXTRA_BODY_CHARS} characters of JSON")
 
 
 _CREDENTIAL_WORDS = ("key", "token", "secret", "password", "authorization", "credential", "bearer")
@@ -102,3 +146,20 @@ def _refuse_credentials(value: Any, where: str) -> None:
     elif isinstance(value, list):
         for index, inner in enumerate(value):
             _refuse_credentials(inner, f"{where}[{index}]")
+    elif isinstance(value, str) and _looks_like_secret(value):
+        raise ValidationError(
+            f"{where} holds a value shaped like an API key or token; parameters are published "
+            "with every result, so put secrets in the environment variable named by api_key_env")
+
+
+def _refuse_multipliers(value: Any, where: str) -> None:
+    if isinstance(value, Mapping):
+        for key, inner in value.items():
+            if str(key) in _COST_MULTIPLIERS and inner != 1:
+                raise ValidationError(
+                    f"{where}.{key} = {inner!r} asks for several completions per request (a cost "
+                    "multiplier the call log cannot see); use samples instead")
+            _refuse_multipliers(inner, f"{where}.{key}")
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            _refuse_multipliers(inner, f"{where}[{index}]")

@@ -48,8 +48,10 @@ def job_submit(
         raise ValidationError("a job needs at least one model")
     if not benchmarks:
         raise ValidationError("a job needs at least one benchmark")
-    if samples is not None and (not isinstance(samples, int) or isinstance(samples, bool) or samples < 1):
-        raise ValidationError(f"samples must be a positive integer, got {samples!r}")
+    if samples is not None and (not isinstance(samples, int) or isinstance(samples, bool)
+                                or not 1 <= samples <= settings.PODIUM_MAX_SAMPLES):
+        raise ValidationError(f"samples must be an integer from 1 to {settings.PODIUM_MAX_SAMPLES} "
+                              f"(PODIUM_MAX_SAMPLES), got {samples!r}")
     if len({m.pk for m in models}) != len(models):
         raise ValidationError("a model is listed twice; list each model once")
     for model in models:
@@ -58,6 +60,7 @@ def job_submit(
     params_override = dict(params_override or {})
 
     plans = []
+    planned_items = 0
     for benchmark in benchmarks:
         if not benchmark.active:
             raise ValidationError(f"benchmark {benchmark.slug!r} is not active")
@@ -67,12 +70,19 @@ def job_submit(
         except ConfigError as exc:
             raise ValidationError(f"benchmark {benchmark.slug}: {exc}") from exc
         n = samples or benchmark.default_samples
+        if not 1 <= n <= settings.PODIUM_MAX_SAMPLES:
+            raise ValidationError(f"benchmark {benchmark.slug}: {n} samples is over the cap of "
+                                  f"{settings.PODIUM_MAX_SAMPLES} (PODIUM_MAX_SAMPLES)")
         try:
             keys = family.items(config, samples=n)
         except ConfigError as exc:  # the benchmark's data (an exam file, a CSV) does not load
             raise ValidationError(f"benchmark {benchmark.slug}: {exc}") from exc
         if not keys:
             raise ValidationError(f"benchmark {benchmark.slug} has no items")
+        planned_items += len(keys) * len(models)
+        if planned_items > settings.PODIUM_MAX_JOB_ITEMS:
+            raise ValidationError(f"this job would have over {settings.PODIUM_MAX_JOB_ITEMS} items "
+                                  "(PODIUM_MAX_JOB_ITEMS); split it into several jobs")
         playable = family_builtins(benchmark.family)
         for model in models:
             if model.is_builtin and model.litellm_model.removeprefix("builtin/") not in playable:

@@ -164,6 +164,10 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("PODIUM_QUEUE", "podium")
 PODIUM_ITEM_LEASE_SECONDS = env_int("PODIUM_ITEM_LEASE_SECONDS", 300, minimum=2)
 PODIUM_REAPER_INTERVAL_SECONDS = env_float("PODIUM_REAPER_INTERVAL_SECONDS", 30.0, minimum=0.5)
 PODIUM_MAX_ITEM_ATTEMPTS = env_int("PODIUM_MAX_ITEM_ATTEMPTS", 3, minimum=1)
+# Caps on what one submission may ask for (the API, the admin, `evaluate` and `import_hipho`):
+# samples per problem/configuration, and items per job (models x benchmarks x items x samples).
+PODIUM_MAX_SAMPLES = env_int("PODIUM_MAX_SAMPLES", 64, minimum=1)
+PODIUM_MAX_JOB_ITEMS = env_int("PODIUM_MAX_JOB_ITEMS", 100_000, minimum=1)
 # Families declared outside evaluators/registry.py: modules holding FAMILY = FamilySpec(...),
 # registered at start (catalog's AppConfig.ready), e.g. a test-only or private plug-in family.
 PODIUM_EXTRA_FAMILIES = env_list("PODIUM_EXTRA_FAMILIES", [])

@@ -5,6 +5,7 @@ and no row is written."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -32,8 +33,13 @@ def _exam_dir(tmp_path: Path, mutate) -> Path:
     require((HIPHO_DIR / EXAM).is_file(), f"HiPhO data at {HIPHO_DIR}")
     folder = tmp_path / "exam"
     folder.mkdir()
-    (folder / "image_question").symlink_to(HIPHO_DIR / "image_question")
     records = json.loads((HIPHO_DIR / EXAM).read_text())
+    # the exam's own figures, copied into the temporary folder (a symlinked figure folder is
+    # refused: a link could carry any file of the host into a prompt)
+    (folder / "image_question").mkdir()
+    for record in records[1:]:
+        for figure in record.get("image_question") or []:
+            shutil.copyfile(HIPHO_DIR / figure, folder / figure)
     out = mutate(records)
     if isinstance(out, bytes):
         (folder / EXAM).write_bytes(out)

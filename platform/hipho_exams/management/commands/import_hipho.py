@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from catalog.models import ModelEntry
@@ -23,6 +24,10 @@ class Command(BaseCommand):
                             help=f"default samples per problem (published protocol: {PROTOCOL_SAMPLES})")
 
     def handle(self, *args, **options):
+        cap = settings.PODIUM_MAX_SAMPLES
+        if not 1 <= options["samples"] <= cap:
+            raise CommandError(f"--samples must be from 1 to {cap} (PODIUM_MAX_SAMPLES), "
+                               f"got {options['samples']}")
         judge = None
         if options["judge"]:
             judge = ModelEntry.objects.filter(slug=options["judge"]).first()
