@@ -8,15 +8,26 @@ export REDIS_URL
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 PORT ?= 8000
 
-.PHONY: demo test install system-deps redis-up migrate lint bench clean compose-smoke
+.PHONY: demo test install system-deps redis-up migrate lint bench clean lock compose-smoke
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[test]'
+# Exactly the locked versions (requirements.lock), then the project itself without re-resolving:
+# a fresh machine gets the versions the suite was run with.
+$(VENV)/.installed: pyproject.toml requirements.lock | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.lock
+	$(BIN)/pip install -q --no-deps -e '.[test]'
 	touch $@
+
+# Re-resolve requirements.lock from pyproject.toml (newest versions its ranges allow) with uv.
+lock: | $(BIN)/python
+	$(BIN)/pip install -q uv
+	$(BIN)/uv pip compile pyproject.toml --extra test --python-version 3.11 \
+	  --python-platform x86_64-unknown-linux-gnu --annotation-style line --no-header --upgrade \
+	  -o requirements.lock.new
+	{ head -n 3 requirements.lock; cat requirements.lock.new; } > requirements.lock && rm requirements.lock.new
 
 # Browser assets from npm (package.json: plotly.js's cartesian bundle) into the git-ignored
 # node_modules/. Optional: without npm, or offline, the site serves the full plotly bundle that the
