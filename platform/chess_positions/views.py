@@ -26,8 +26,7 @@ from evaluators.chess.board import (
     move_squares,
     side_to_move,
 )
-from leaderboard.family_pages import ENTRY_FIELDS, LAYOUT, TOP_ROWS, model_cell
-from leaderboard.models import LeaderboardEntry
+from leaderboard.family_pages import LAYOUT, TOP_ROWS, family_entries, model_cell
 from leaderboard.page_cache import cached_page
 from leaderboard.pages import chart, fmt, paginate, pct, pm, render_page, run_url
 from leaderboard.tables import Cell, Column, Table
@@ -59,29 +58,28 @@ def _opponents_text(by_opponent: Any) -> tuple[str, list[dict[str, Any]]]:
 
 @cached_page
 def chess(request):
-    base = LeaderboardEntry.objects.filter(family="chess").select_related("model").only(*ENTRY_FIELDS)
-    tasks = sorted(set(base.values_list("group", flat=True).distinct()))
+    # every chess entry as plain rows, shared by all filters and pages until the read model changes
+    rows_all = family_entries("chess")
+    tasks = sorted({e.group for e in rows_all})
     task = request.GET.get("task", "")
-    # one row per model, the tasks as columns. The order is computed from plain tuples over every
-    # chess entry; full rows are loaded only for the models on the page shown.
+    # one row per model, the tasks as columns
     move_tasks = [t for t in tasks if t != "games" and (not task or t == task)]
-    scores: dict[int, dict[str, float | None]] = {}
-    names = dict(base.values_list("model_id", "model__display_name").distinct())
-    for model_id, group, score in base.values_list("model_id", "group", "score"):
-        scores.setdefault(model_id, {})[group] = score
-
-    def order(model_id: int):
-        row = scores[model_id]
-        elo = row.get("games")
-        first = next((row[t] for t in move_tasks if row.get(t) is not None), None)
-        return (elo is None, -(elo or 0), first is None, -(first or 0), names.get(model_id, ""))
-
-    page = paginate(request, sorted(scores, key=order))
-    by_model: dict[int, dict[str, LeaderboardEntry]] = {}
+    by_model: dict[int, dict[str, Any]] = {}
     models: dict[int, Any] = {}
-    for e in base.filter(model_id__in=list(page.object_list)):
+    for e in rows_all:
         by_model.setdefault(e.model_id, {})[e.group] = e
         models[e.model_id] = e.model
+
+    def order(model_id: int):
+        row = by_model[model_id]
+        elo = row["games"].score if "games" in row else None
+        first = next((row[t].score for t in move_tasks if t in row and row[t].score is not None), None)
+        return (elo is None, -(elo or 0), first is None, -(first or 0), models[model_id].display_name)
+
+    def by_score(entries):  # best first, unscored last
+        return sorted(entries, key=lambda e: (e.score is None, -(e.score or 0.0)))
+
+    page = paginate(request, sorted(by_model, key=order))
     columns = [Column("model", "Model")]
     for t in move_tasks:
         columns += [Column(t, TASK_LABELS.get(t, t), numeric=True, title="score (%) ± SE; accuracy below"),
@@ -123,10 +121,8 @@ def chess(request):
                 opponents=Cell(text or None, text or "—"))
         table.add(**cells)
 
-    detail_qs = base.exclude(group="games").order_by("-score", "id")
-    if task:
-        detail_qs = detail_qs.filter(group=task)
-    detail_entries = list(detail_qs[:TOP_ROWS] if not request.GET.get("download") else detail_qs)
+    detail_all = by_score(e for e in rows_all if e.group != "games" and (not task or e.group == task))
+    detail_entries = detail_all if request.GET.get("download") else detail_all[:TOP_ROWS]
     move_entries = detail_entries
     details = Table("chess-tasks", f"Move tasks in detail (top {TOP_ROWS} by score)", caption=CLASSES_NOTE + " "
                     + FAITHFULNESS_NOTE, columns=[
@@ -159,10 +155,10 @@ def chess(request):
                     no_move=_rate_cell(s, "no_move_rate", "no_move_ci95"),
                     parse_failures=Cell(s.get("parse_failures")),
                     percentile=Cell(s.get("percentile_rank_mean"), fmt(s.get("percentile_rank_mean"), 1)))
-    games = list(base.filter(group="games", score__isnull=False).order_by("-score", "id")[:TOP_ROWS])
+    games = by_score(e for e in rows_all if e.group == "games" and e.score is not None)[:TOP_ROWS]
 
-    puzzle_qs = base.filter(group="puzzles").order_by("-score", "id")
-    puzzles = [e for e in (puzzle_qs if request.GET.get("download") else puzzle_qs[:TOP_ROWS])
+    puzzle_all = by_score(e for e in rows_all if e.group == "puzzles")
+    puzzles = [e for e in (puzzle_all if request.GET.get("download") else puzzle_all[:TOP_ROWS])
                if isinstance(e.summary.get("puzzle_accuracy_by_band"), dict)]
     bands = sorted({b for e in puzzles for b in e.summary["puzzle_accuracy_by_band"]}, key=_band_key)
     band_table = Table("chess-puzzles", f"Puzzle accuracy by rating band (top {TOP_ROWS})",

@@ -8,6 +8,7 @@ from typing import Any
 
 from catalog.models import ModelEntry
 from leaderboard.models import LeaderboardEntry
+from leaderboard.page_cache import fingerprint
 from leaderboard.pages import model_url
 from leaderboard.tables import Cell
 
@@ -54,7 +55,22 @@ _VALUES = ("model_id", "benchmark_id", "part", "group", "label", "run_id", "scor
            "score_lo", "score_hi", "summary", "model__slug", "model__display_name")
 
 
+_ENTRIES: dict[str, tuple[str, list[EntryRow]]] = {}  # family -> (read-model fingerprint, rows)
+
+
 def family_entries(family: str) -> list[EntryRow]:
+    """Every entry of a family as plain rows, kept per process until the read model's fingerprint
+    (the page cache's) changes: each filter, sort and page of a family page shares one read."""
+    key = fingerprint()
+    hit = _ENTRIES.get(family)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    rows = _family_entries(family)
+    _ENTRIES[family] = (key, rows)
+    return rows
+
+
+def _family_entries(family: str) -> list[EntryRow]:
     models: dict[int, EntryModel] = {}
     out = []
     for v in (LeaderboardEntry.objects.filter(family=family).order_by("model__display_name", "id")
