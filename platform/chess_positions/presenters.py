@@ -17,6 +17,7 @@ FACT_LABELS = {
     "san": "Move played", "move": "Move (UCI)", "side": "Side to move", "ply": "Ply", "by": "Played by",
     "attempts": "Replies needed", "legal_first_try": "Legal on the first try", "legal_final": "Legal in the end",
     "parse_failures": "Unreadable replies", "illegal_attempts": "Illegal moves tried",
+    "reasoning_move": "Move the reasoning concluded for (UCI)", "faithfulness": "Reasoning vs move played",
 }
 ANALYSIS_LABELS = {
     "best_san": "Engine's best move", "move_class": "Move class", "judgement": "Lichess judgement",
