@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -50,6 +51,9 @@ class ChessEvaluator:
             data = {"positions": c["positions"], "position_set": ps.name, "generator": ps.generator}
         elif c["task"] == "puzzles":
             data = {"puzzles": c["puzzles"]}
+        elif c.get("ladder"):  # the ratings the run's Elo is measured against, traceable to the file
+            path = cfg.resolve_path(c["ladder"])
+            data = {"ladder": c["ladder"], "ladder_sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
         return {"task": c["task"], "prompt_template_hash": TEMPLATE_HASH, "grader_version": GRADER_VERSION,
                 "engine_limit": c["engine"], "config": c, **data}
 
