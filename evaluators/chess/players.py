@@ -25,7 +25,7 @@ T = TypeVar("T")
 MAX_RETHINKS = 3
 MAX_CLAIMS_STORED = 60
 FULL_STRENGTH = "stockfish"
-ELO_LEVELS = (1350, 1800, 2000, 2200, 2600)  # 2000 bridges the gap the ladder measured between 1800 and 2200
+ELO_LEVELS = (1350, 1800, 1900, 2000, 2100, 2200, 2600)  # 1900-2100 bridge the gaps measured between 1800 and 2200
 BUILTINS: dict[str, str] = {
     "random": "Random legal move",
     **{f"stockfish-elo-{e}": f"Stockfish at Elo {e}" for e in ELO_LEVELS},
