@@ -12,10 +12,17 @@ Retry-After, 500, hung requests, malformed, truncated and empty replies) and a r
 SIGKILLed (parent and pool) every --kill-every seconds and replaced. A separate beat process runs
 the lease reaper. Each run uses its own model string, so run 2 gets nothing from run 1's cache.
 
-Printed per run: items expected, items stored (done + failed), duplicate rows, items taken over
+Printed per run: items expected, items stored (done + failed), duplicate rows, duplicate
+evaluations (an item's trips to the model beyond one, cache hits included), items taken over
 after a kill, calls paid twice (the server's successful replies minus the distinct requests
-that needed one; a call in flight when its worker died is paid twice by any provider), and the
-wall time; then the ratio of the two wall times. The database is dropped and recreated (a
+that needed one; a call in flight when its worker died is paid twice by any provider), open
+call intents (sent, never closed: counted at unknown cost), billed calls missing from the cost
+records (successful replies minus logged successes minus open intents), the peak of calls in
+flight at the server, and the wall time; then the ratio of the two wall times.
+
+Topology (--topology campaign, the default): each host is a threads worker on the LLM queue
+(--llm-threads in flight) plus a prefork worker on the CPU queue, as scripts/demo.sh starts
+them; a kill takes a whole host. --topology prefork runs one prefork worker per host. The database is dropped and recreated (a
 PostgreSQL database of its own, or a SQLite file under var/ for a sqlite:/// URL).
 """
 
@@ -89,10 +96,15 @@ class FakeServer:
 
 
 class Fleet:
-    """Celery workers (own process groups, so a kill takes the pool too) and one beat."""
+    """Worker hosts and one beat. A host is, as README/scripts/demo.sh start them (the campaign
+    topology), a threads worker on the LLM queue (--llm-threads calls in flight) plus a prefork
+    worker on the CPU queue; or, with --topology prefork, one prefork worker on both queues.
+    Each worker is its own process group, and a kill takes the whole host (every worker of it)."""
 
-    def __init__(self, env: dict[str, str], logdir: Path, concurrency: int) -> None:
+    def __init__(self, env: dict[str, str], logdir: Path, concurrency: int,
+                 topology: str = "campaign", llm_threads: int = 128) -> None:
         self.env, self.logdir, self.concurrency = env, logdir, concurrency
+        self.topology, self.llm_threads = topology, llm_threads
         self.workers: list[subprocess.Popen] = []
         self.started = 0
         self.beat = subprocess.Popen(
@@ -102,32 +114,42 @@ class Fleet:
             stderr=subprocess.STDOUT,
             start_new_session=True)
 
+    def _worker(self, name: str, pool: str, concurrency: int, queues: str) -> subprocess.Popen:
+        cmd = [sys.executable, "-m", "celery", "-A", "podium", "worker", "-l", "WARNING",
+               "-c", str(concurrency), "-P", pool, "-Q", queues,
+               "-n", f"{name}@%h", "--without-gossip", "--without-mingle"]
+        return subprocess.Popen(
+            cmd, cwd=ROOT, env=self.env, stdout=open(self.logdir / f"{name}.log", "wb"),  # noqa: SIM115
+            stderr=subprocess.STDOUT, start_new_session=True)
+
     def start(self) -> None:
         self.started += 1
-        name = f"bench{self.started}"
-        cmd = [sys.executable, "-m", "celery", "-A", "podium", "worker", "-l", "WARNING",
-               "-c", str(self.concurrency), "-P", "prefork",
-               # both queues of jobs.queue (the LLM-bound items go to <queue>-llm)
-               "-Q", f"{self.env['PODIUM_QUEUE']},{self.env['PODIUM_QUEUE']}-llm",
-               "-n", f"{name}@%h", "--without-gossip", "--without-mingle"]
-        self.workers.append(subprocess.Popen(
-            cmd, cwd=ROOT, env=self.env, stdout=open(self.logdir / f"{name}.log", "wb"),  # noqa: SIM115
-            stderr=subprocess.STDOUT, start_new_session=True))
+        queue = self.env["PODIUM_QUEUE"]
+        if self.topology == "campaign":
+            host = [self._worker(f"bench{self.started}-llm", "threads", self.llm_threads, f"{queue}-llm"),
+                    self._worker(f"bench{self.started}-cpu", "prefork", self.concurrency, queue)]
+        else:  # both queues of jobs.queue on one prefork worker
+            host = [self._worker(f"bench{self.started}", "prefork", self.concurrency, f"{queue},{queue}-llm")]
+        self.workers.append(host)
 
     def kill_one(self, rng: random.Random) -> None:
-        live = [w for w in self.workers if w.poll() is None]
+        live = [h for h in self.workers if any(w.poll() is None for w in h)]
         if not live:
             return
         victim = rng.choice(live)
-        os.killpg(victim.pid, signal.SIGKILL)
-        victim.wait(30)
+        for proc in victim:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+        for proc in victim:
+            proc.wait(30)
         self.workers.remove(victim)
 
     def stop(self) -> None:
-        for proc in [*self.workers, self.beat]:
+        procs = [p for host in self.workers for p in host] + [self.beat]
+        for proc in procs:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
-        for proc in [*self.workers, self.beat]:
+        for proc in procs:
             try:
                 proc.wait(30)
             except subprocess.TimeoutExpired:
@@ -147,7 +169,7 @@ def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: 
         slug=f"bench-{label}", display_name=f"bench {label}", litellm_model=f"openai/bench-{label}",
         api_base=server.base_url, api_key_env="PODIUM_FAKE_LLM_KEY", params={"temperature": 0.6})
     bench = Benchmark.objects.get(slug="bench/hipho-suite")
-    fleet = Fleet(env, logdir, args.concurrency)
+    fleet = Fleet(env, logdir, args.concurrency, args.topology, args.llm_threads)
     for _ in range(args.workers):
         fleet.start()
     rng = random.Random(1)
@@ -189,6 +211,14 @@ def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: 
     needed = CachedResponse.objects.filter(model=model.litellm_model).count()
     paid_rows = (LLMCall.objects.filter(run__job=job, cache_hit=False, error_class="")
                  .values("request_hash").annotate(n=Count("id")).filter(n__gt=1).count())
+    logged_paid = LLMCall.objects.filter(run__job=job, cache_hit=False, error_class="").count()
+    # calls sent and never closed (their worker died mid-call): counted, cost unknown
+    open_intents = LLMCall.objects.filter(run__job=job, error_class="InFlight").count()
+    # an evaluation is an item's trip to the model (paid or answered from the cache): more than
+    # one per item means the item was evaluated again, even when no duplicate row remains
+    calls_per_item = (LLMCall.objects.filter(run__job=job, purpose="model").values("item_id")
+                      .annotate(n=Count("id")).filter(n__gt=1))
+    duplicate_evaluations = sum(row["n"] - 1 for row in calls_per_item)
     return {
         "label": label, "expected": job.total_items, "stored_done": items.filter(state="done").count(),
         "stored_failed": items.filter(state="failed").count(), "rows": rows,
@@ -196,6 +226,9 @@ def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: 
         "resumed": resumed, "kills": kills, "served": stats["requests"],
         "successful": stats["successful"], "faults": stats["faults_total"], "needed": needed,
         "paid_twice": stats["successful"] - needed, "logged_paid_twice": paid_rows,
+        "duplicate_evals": duplicate_evaluations, "peak_in_flight": stats.get("max_in_flight", 0),
+        "open_intents": open_intents,
+        "billed_not_costed": max(0, stats["successful"] - logged_paid - open_intents),
         "retried_calls": LLMCall.objects.filter(run__job=job, retries__gt=0).count(), "wall_s": wall,
     }
 
@@ -208,6 +241,8 @@ def main() -> None:
     parser.add_argument("--fault-rate", type=float, default=0.3)
     parser.add_argument("--kill-every", type=float, default=10.0)
     parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--topology", choices=["campaign", "prefork"], default="campaign")
+    parser.add_argument("--llm-threads", type=int, default=128, help="calls in flight per host (campaign)")
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/podium_bench_faults")
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     args = parser.parse_args()
@@ -250,18 +285,24 @@ def main() -> None:
 
         redis.Redis.from_url(args.redis_url).delete(queue, f"{queue}-llm")
 
-    print(f"\nHiPhO suite x {args.samples} samples, {args.workers} workers x {args.concurrency} "
-          f"processes, latency {args.latency} s, database {args.database_url.split(':')[0]}")
-    cols = ["expected", "stored_done", "stored_failed", "duplicates", "taken_over", "resumed",
-            "kills", "served", "successful", "faults", "needed", "paid_twice", "logged_paid_twice",
-            "retried_calls", "wall_s"]
+    shape = (f"{args.workers} hosts x ({args.llm_threads} LLM threads + {args.concurrency} CPU processes)"
+             if args.topology == "campaign" else f"{args.workers} workers x {args.concurrency} processes")
+    print(f"\nHiPhO suite x {args.samples} samples, {shape}, latency {args.latency} s, "
+          f"kill every {args.kill_every} s, database {args.database_url.split(':')[0]}")
+    cols = ["expected", "stored_done", "stored_failed", "duplicates", "duplicate_evals", "taken_over",
+            "resumed", "kills", "served", "successful", "faults", "needed", "paid_twice",
+            "logged_paid_twice", "open_intents", "billed_not_costed", "retried_calls", "peak_in_flight",
+            "wall_s"]
     print(f"{'':22}{'no faults':>12}{'faults+kills':>14}")
     for c in cols:
         a, b = clean[c], faulty[c]
         fmt = (lambda v: f"{v:.1f}") if c == "wall_s" else str
         print(f"{c:22}{fmt(a):>12}{fmt(b):>14}")
-    print(f"\nitems lost: {faulty['expected'] - faulty['stored_done'] - faulty['stored_failed']}, "
-          f"duplicates: {faulty['duplicates']}, calls paid twice: {faulty['paid_twice']} "
+    print(f"\nitems expected: {faulty['expected']}, stored: {faulty['stored_done'] + faulty['stored_failed']}, "
+          f"items lost: {faulty['expected'] - faulty['stored_done'] - faulty['stored_failed']}, "
+          f"duplicate rows: {faulty['duplicates']}, duplicate evaluations: {faulty['duplicate_evals']}, "
+          f"billed calls missing from cost records: {faulty['billed_not_costed']}, "
+          f"calls paid twice: {faulty['paid_twice']} "
           f"(<= one per process in flight at each of {faulty['kills']} kills), "
           f"wall time with faults / without: {faulty['wall_s'] / clean['wall_s']:.2f}")
 

@@ -193,6 +193,7 @@ class Gateway:
         *,
         cache: ResponseCache | None = None,
         on_call: Callable[[CallRecord], None] | None = None,
+        on_send: Callable[[CallRecord], Any] | None = None,
         redis_url: str | None = None,
         max_attempts: int = 6,
         backoff_base_s: float = 1.0,
@@ -210,6 +211,10 @@ class Gateway:
             raise ValueError("max_attempts must be at least 1")
         self.cache = cache
         self.on_call = on_call
+        # Called with the call's record (no reply yet) before the first request is sent; what it
+        # returns comes back as CallRecord.intent, so the call log can close the row it opened.
+        # A worker killed mid-call leaves that row open: the call was sent, and maybe billed.
+        self.on_send = on_send
         self.max_attempts = max_attempts
         self.backoff_base_s = backoff_base_s
         self.backoff_max_s = backoff_max_s
@@ -253,8 +258,9 @@ class Gateway:
         hit = self._from_cache(request)
         if hit is not None:
             return hit
+        intent = self._open_intent(request)
         outcome = self._runner().run(self._attempt_loop(request))
-        return self._finish(request, outcome)
+        return self._finish(request, outcome, intent)
 
     __call__ = complete
 
@@ -268,8 +274,9 @@ class Gateway:
         hit = self._from_cache(request)
         if hit is not None:
             return hit
+        intent = self._open_intent(request)
         outcome = await self._attempt_loop(request)
-        return self._finish(request, outcome)
+        return self._finish(request, outcome, intent)
 
     def close(self) -> None:
         """Stop the private loop thread (a later sync call starts a new one)."""
@@ -502,7 +509,17 @@ class Gateway:
         ceiling = min(self.backoff_max_s, self.backoff_base_s * 2 ** (failed_attempts - 1))
         return random.uniform(0, ceiling)
 
-    def _finish(self, request: _Request, outcome: _Outcome) -> Completion:
+    def _open_intent(self, request: _Request) -> Any:
+        if self.on_send is None:
+            return None
+        model = request.model
+        return self.on_send(CallRecord(
+            request_hash=request.request_hash, model=model.model, model_slug=model.slug,
+            purpose=request.purpose, sample_index=request.sample_index,
+            messages=bound_messages(request.messages), reply="", cost_usd=None,
+            cost_known=False, attempts=1))
+
+    def _finish(self, request: _Request, outcome: _Outcome, intent: Any = None) -> Completion:
         model = request.model
         error = outcome.error
         if error is None and self.cache is not None:
@@ -525,7 +542,7 @@ class Gateway:
                 retries=max(0, outcome.attempts - 1), retry_reasons=outcome.retry_reasons,
                 error_class=error.error_class if error else "",
                 error_message=str(error) if error else "", cache_hit=False,
-                finish_reason=outcome.finish_reason))
+                finish_reason=outcome.finish_reason, intent=intent))
         if error is not None:
             raise error
         return Completion(

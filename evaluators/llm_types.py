@@ -96,6 +96,7 @@ class CallRecord:
     error_message: str = ""
     cache_hit: bool = False
     finish_reason: str | None = None
+    intent: Any = None  # what the gateway's on_send returned for this call (e.g. a row id)
 
     @property
     def ok(self) -> bool:

@@ -105,9 +105,26 @@ class DatabaseResponseCache:
         _write_with_retry("response cache write", write)
 
 
-def log_call(record) -> None:
+INTENT_CLASS = "InFlight"
+INTENT_MESSAGE = "sent to the provider; no reply was recorded (the worker stopped mid-call)"
+
+
+def open_intent(record) -> int | None:
+    """Before a call is sent: a call-log row saying so. Closed (overwritten) by log_call when
+    the reply or the final error arrives; left open when the worker dies mid-call, so a
+    request the provider may have billed is still counted (cost unknown) in the run's costs."""
     scope = _scope()
-    _write_with_retry("call log write", lambda: LLMCall.objects.create(
+    row = _write_with_retry("call intent write", lambda: LLMCall.objects.create(
+        run_id=scope.run_id, item_id=scope.item_id, purpose=record.purpose,
+        request_hash=record.request_hash, model=record.model[:200],
+        messages=_storable_json(record.messages), sample_index=record.sample_index,
+        cost_known=False, attempts=1, error_class=INTENT_CLASS, error_message=INTENT_MESSAGE))
+    return row.pk
+
+
+def _call_fields(record) -> dict[str, Any]:
+    scope = _scope()
+    return dict(
         run_id=scope.run_id, item_id=scope.item_id, purpose=record.purpose,
         request_hash=record.request_hash, model=record.model[:200],
         messages=_storable_json(record.messages), reply=storable(record.reply or ""),
@@ -119,7 +136,19 @@ def log_call(record) -> None:
         sample_index=record.sample_index, finish_reason=(record.finish_reason or "")[:40],
         total_ms=int((record.total_s or 0) * 1000), error_class=record.error_class or "",
         error_message=storable(record.error_message or ""), cache_hit=record.cache_hit,
-    ))
+    )
+
+
+def log_call(record) -> None:
+    fields = _call_fields(record)
+    intent = getattr(record, "intent", None)
+
+    def write() -> None:
+        if intent is not None and LLMCall.objects.filter(pk=intent).update(**fields):
+            return
+        LLMCall.objects.create(**fields)
+
+    _write_with_retry("call log write", write)
 
 
 _gateway = None
@@ -138,6 +167,7 @@ def gateway():
                     cache=DatabaseResponseCache(),
                     redis_url=settings.REDIS_URL,
                     on_call=log_call,
+                    on_send=open_intent,
                     timeout_s=settings.PODIUM_LLM_TIMEOUT_SECONDS,
                     max_attempts=settings.PODIUM_LLM_MAX_RETRIES + 1,
                     backoff_base_s=settings.PODIUM_LLM_BACKOFF_BASE_SECONDS,
