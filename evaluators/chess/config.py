@@ -17,7 +17,6 @@ Relative paths are from the repository root; "shared:" paths from the shared dat
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -26,27 +25,15 @@ from typing import Any
 from evaluators.base import ConfigError
 from evaluators.chess.players import BUILTINS, MAX_RETHINKS
 from evaluators.chess.rating import DEFAULT_LADDER, DEFAULT_LADDER_GAMES, load_ladder
+from evaluators.paths import resolve_path
 from games.chess.engine import SearchLimit
 from games.chess.match import MAX_MOVES
 from games.chess.positions import PositionSet, PositionSetError, load_position_set
 from games.chess.puzzles import Puzzle, PuzzleFormatError, load_puzzles
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 TASKS = ("best_move", "mc_best", "mc_worst", "legal_moves", "puzzles", "games")
 POSITION_TASKS = ("best_move", "mc_best", "mc_worst", "legal_moves")
 DEFAULT_POSITIONS = "data/chess_demo/positions.json"
-SHARED_PREFIX = "shared:"
-
-
-def shared_data_dir() -> Path:
-    return Path(os.environ.get("PODIUM_SHARED_DATA") or (REPO_ROOT / ".." / "shared" / "data"))
-
-
-def resolve_path(raw: str) -> Path:
-    if raw.startswith(SHARED_PREFIX):
-        return shared_data_dir() / raw[len(SHARED_PREFIX):]
-    p = Path(raw)
-    return p if p.is_absolute() else REPO_ROOT / p
 
 
 def _file_key(path: Path) -> tuple[str, float, int]:

@@ -2,7 +2,8 @@
 threads, started on first use, an engine replaced if it died, the pool remade if the process
 was forked (a Celery prefork child must not share its parent's engine pipes).
 
-The analysis cache is Redis when a URL is configured (PODIUM_CHESS_CACHE_URL, else REDIS_URL),
+The analysis cache is Redis when a URL is configured (evaluators.config: PODIUM_CHESS_CACHE_URL,
+else REDIS_URL),
 so all workers share it; otherwise an in-process cache.
 """
 
@@ -16,6 +17,7 @@ from typing import TypeVar
 
 import chess.engine
 
+from evaluators.config import current
 from games.chess.analysis import Analyzer
 from games.chess.cache import AnalysisCache, MemoryAnalysisCache, RedisAnalysisCache
 from games.chess.engine import Engine, EngineError, SearchLimit
@@ -32,7 +34,7 @@ _cache_pid: int | None = None
 
 
 def cache_url() -> str | None:
-    return os.environ.get("PODIUM_CHESS_CACHE_URL") or os.environ.get("REDIS_URL") or None
+    return current().chess_cache_url
 
 
 def analysis_cache() -> AnalysisCache:
@@ -40,7 +42,7 @@ def analysis_cache() -> AnalysisCache:
     with _lock:
         if _cache is None or _cache_pid != os.getpid():
             url = cache_url()
-            prefix = os.environ.get("PODIUM_CACHE_PREFIX", "podium") + ":chess:analysis:"
+            prefix = current().cache_prefix + ":chess:analysis:"
             _cache = RedisAnalysisCache(url, prefix=prefix) if url else MemoryAnalysisCache()
             _cache_pid = os.getpid()
         return _cache
@@ -51,7 +53,8 @@ def pool() -> EnginePool:
     global _pool
     with _lock:
         if _pool is None or _pool.pid != os.getpid():
-            _pool = EnginePool(lambda: Engine(os.environ.get("PODIUM_STOCKFISH") or None))
+            stockfish = current().stockfish
+            _pool = EnginePool(lambda: Engine(stockfish))
             _register_shutdown()
         return _pool
 

@@ -14,27 +14,21 @@ Relative paths resolve against the repository root.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from evaluators.base import ConfigError
+from evaluators.paths import resolve_path
 from rubrics.answers import GRADER_PROFILES
 from rubrics.errors import ExamFormatError, ExamSourceError, UnknownExamError
 from rubrics.exam import Exam, exam_files, exam_id_from_stem, load_exam, load_exam_dir
 from rubrics.hf import HF_REPO_ID, hf_snapshot
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 SUITE = "suite"
 _KEYS = {"source", "path", "exam", "cache_dir", "repo_id", "revision", "temperature", "grader_profile",
          "answer_judge", "step_level", "offline"}
-
-
-def resolve_path(path: str | os.PathLike[str]) -> Path:
-    p = Path(path)
-    return p if p.is_absolute() else (REPO_ROOT / p)
 
 
 def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:

@@ -9,4 +9,5 @@ class CatalogConfig(AppConfig):
         from catalog import families
         from podium import checks  # noqa: F401  (registers the project's deploy checks)
 
+        families.evaluators_configure()
         families.families_load_extra()  # and registers the family checks

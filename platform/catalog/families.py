@@ -15,6 +15,17 @@ from django.urls import NoReverseMatch, reverse
 from evaluators.registry import FAMILIES, FamilySpecError, register_modules
 
 
+def evaluators_configure() -> None:
+    """Hand the pure packages their configuration from settings (evaluators.config)."""
+    from evaluators.config import EvaluatorConfig, configure
+
+    configure(EvaluatorConfig(
+        shared_data=settings.PODIUM_SHARED_DATA, stockfish=settings.PODIUM_STOCKFISH,
+        chess_cache_url=settings.PODIUM_CHESS_CACHE_URL,
+        cache_prefix=settings.CACHES["default"].get("KEY_PREFIX", "podium"),
+    ))
+
+
 def families_load_extra() -> None:
     """Register the families the settings name; a module that does not import stops the start."""
     from django.core.exceptions import ImproperlyConfigured

@@ -13,7 +13,8 @@ from django.db import transaction
 
 from catalog.models import Benchmark
 from catalog.services import benchmark_validate_config
-from evaluators.chess.config import REPO_ROOT, usable_positions
+from evaluators.chess.config import usable_positions
+from evaluators.paths import REPO_ROOT
 from games.chess.analysis import Analyzer
 from games.chess.engine import Engine, SearchLimit
 from games.chess.positions import generate_position_set, save_position_set

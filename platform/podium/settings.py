@@ -172,6 +172,10 @@ PODIUM_MAX_JOB_ITEMS = env_int("PODIUM_MAX_JOB_ITEMS", 100_000, minimum=1)
 # Families declared outside evaluators/registry.py: modules holding FAMILY = FamilySpec(...),
 # registered at start (catalog's AppConfig.ready), e.g. a test-only or private plug-in family.
 PODIUM_EXTRA_FAMILIES = env_list("PODIUM_EXTRA_FAMILIES", [])
+# What the pure packages read (handed to evaluators.config at start, see catalog.apps):
+PODIUM_SHARED_DATA = Path(env_str("PODIUM_SHARED_DATA", str(BASE_DIR.parent / "shared" / "data")))
+PODIUM_STOCKFISH = env_str("PODIUM_STOCKFISH") or None
+PODIUM_CHESS_CACHE_URL = env_str("PODIUM_CHESS_CACHE_URL") or env_str("REDIS_URL") or None  # none: in-process cache
 CELERY_BEAT_SCHEDULE = {
     "reap-expired-leases": {
         "task": "jobs.reap_expired_items",

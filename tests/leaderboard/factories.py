@@ -1,14 +1,19 @@
-"""Rows for page and API tests, created directly with the ORM in the shape of the Run.metrics
-contract (/tmp/brief/metrics.md), then pushed through leaderboard_refresh_run like the engine does."""
+"""Rows for page and API tests, created directly with the ORM in the shape of each family's typed
+Run.metrics (evaluators/<family>/metrics.py, the contract its aggregate writes), then pushed
+through leaderboard_refresh_run like the engine does."""
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils import timezone
 
 from catalog.models import Benchmark, ModelEntry
+from evaluators.chess.metrics import ChessMetrics
+from evaluators.hanabi.metrics import HanabiMetrics
+from evaluators.hipho.metrics import HiphoMetrics
 from jobs.models import ItemResult, Job, Run
 from leaderboard.services import leaderboard_refresh_run
 
@@ -35,10 +40,10 @@ def job(**fields: Any) -> Job:
     return Job.objects.create(name=fields.pop("name", "test job"), **fields)
 
 
-def run(model_entry: ModelEntry, bench: Benchmark, metrics: dict[str, Any] | None, *, job_obj: Job | None = None,
+def run(model_entry: ModelEntry, bench: Benchmark, metrics: Mapping[str, Any] | None, *, job_obj: Job | None = None,
         refresh: bool = True, **fields: Any) -> Run:
     """A finished, aggregated run (metrics None: still running, not aggregated)."""
-    metrics = metrics or {}
+    metrics = dict(metrics or {})
     done = metrics.get("n_items", 0)
     fields.setdefault("total_items", done)
     fields.setdefault("done_items", done)
@@ -63,7 +68,7 @@ def item(run_obj: Run, key: str = "item-1", **fields: Any) -> ItemResult:
 
 
 def hipho_metrics(score: float, se: float = 1.0, *, exam_id: str = "ipho-2025", medal: str = "gold",
-                  full: float = 30.0, probs: dict | None = None) -> dict[str, Any]:
+                  full: float = 30.0, probs: dict | None = None) -> HiphoMetrics:
     return {
         "score": score, "score_se": se, "n_items": 3, "n_failed": 0, "exam_id": exam_id,
         "exam_name": exam_id.upper(), "full_marks": full, "human_full": full,
@@ -72,16 +77,16 @@ def hipho_metrics(score: float, se: float = 1.0, *, exam_id: str = "ipho-2025", 
         "cutoffs": {"gold": 20.0, "silver": 15.0, "bronze": 10.0, "top_human": 28.5},
         "share_of_top_human": score / 28.5, "answer_level_only": False,
         "problems": {
-            "T1": {"full": 10.0, "A": 6.0, "S": 8.0, "P": 8.0, "best_scheme": 1},
-            "T2": {"full": 10.0, "A": 5.0, "S": None, "P": 5.0, "best_scheme": None},
-            "T3": {"full": 10.0, "A": 4.0, "S": 7.5, "P": 7.5, "best_scheme": 0},
+            "T1": {"full": 10.0, "A": 6.0, "S": 8.0, "P": 8.0, "best_scheme": 1, "samples": 1, "failed": 0},
+            "T2": {"full": 10.0, "A": 5.0, "S": None, "P": 5.0, "best_scheme": None, "samples": 1, "failed": 0},
+            "T3": {"full": 10.0, "A": 4.0, "S": 7.5, "P": 7.5, "best_scheme": 0, "samples": 1, "failed": 0},
         },
         "sanity_check": False,
     }
 
 
 def hanabi_metrics(score: float, se: float = 0.5, *, players: int = 2, setting: str | None = "watson",
-                   mode: str = "self", partners: list[str] | None = None) -> dict[str, Any]:
+                   mode: str = "self", partners: list[str] | None = None) -> HanabiMetrics:
     return {
         "score": score, "score_se": se, "n_items": 10, "n_failed": 0, "players": players,
         "setting": setting, "mode": mode, "partners": partners or [], "mean_hle_score": score,
@@ -90,10 +95,10 @@ def hanabi_metrics(score: float, se: float = 0.5, *, players: int = 2, setting: 
     }
 
 
-def chess_metrics(score: float, se: float = 2.0, *, task: str = "best_move") -> dict[str, Any]:
-    m: dict[str, Any] = {
+def chess_metrics(score: float, se: float = 2.0, *, task: str = "best_move") -> ChessMetrics:
+    m: ChessMetrics = {
         "score": score, "score_se": se, "n_items": 20, "n_failed": 0, "task": task,
-        "accuracy": 71.5, "acpl": 48.2,
+        "accuracy": 71.5, "acpl": 48,
         "move_classes": {"best": 5, "excellent": 4, "good": 4, "inaccuracy": 3, "mistake": 2, "blunder": 2},
         "legal_first_try": 0.9, "legal_final": 0.95, "parse_failures": 1, "hallucination_rate": 0.05,
         "percentile_rank_mean": 62.0,
@@ -103,7 +108,7 @@ def chess_metrics(score: float, se: float = 2.0, *, task: str = "best_move") -> 
                                         "1000-1500": {"n": 5, "solved": 2, "rate": 0.4},
                                         ">=2000": {"n": 2, "solved": 0, "rate": 0.0}}
     if task == "games":
-        m.update(elo=score, elo_ci95=[score - 150, score + 150], wins=3, draws=2, losses=5)
+        m.update({"elo": score, "elo_ci95": [score - 150, score + 150], "wins": 3, "draws": 2, "losses": 5})
     return m
 
 

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from evaluators import config as evaluators_config
 from games.chess.engine import EngineNotFoundError, find_stockfish
 from tests.requirements import require
 
@@ -15,3 +18,5 @@ def _stockfish(monkeypatch):
     # the in-process analysis cache, so these tests never depend on what Redis holds
     monkeypatch.delenv("REDIS_URL", raising=False)
     monkeypatch.delenv("PODIUM_CHESS_CACHE_URL", raising=False)
+    monkeypatch.setattr(evaluators_config, "_configured",
+                        dataclasses.replace(evaluators_config.current(), chess_cache_url=None))
