@@ -120,7 +120,7 @@ def validate_params(params: Any) -> None:
             raise ValidationError(f"params.{name} must be {wanted}, got {value!r}")
         if name == "reasoning_effort" and value not in ("minimal", "low", "medium", "high"):
             raise ValidationError(f"params.reasoning_effort must be {wanted}, got {value!r}")
-        if name == "timeout" and not 0 < value <= MAX_TIMEOUT_S:
+        if name == "timeout" and not 0 < number <= MAX_TIMEOUT_S:
             raise ValidationError(f"params.timeout must be more than 0 and at most {MAX_TIMEOUT_S} "
                                   f"seconds, got {value!r}")
         if name == "extra_body":
