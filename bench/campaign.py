@@ -18,7 +18,8 @@ Stockfish, OpenSpiel and litellm over HTTP to the fake OpenAI-compatible server
 Three jobs run one after another, so none hides behind another's critical path:
   hipho   ~--hipho-items problem samples (--samples per problem), one model call each, graded
   chess   --chess-positions best-move positions (Lichess puzzle starts from the shared data), one
-          model call each, the move scored by Stockfish
+          model call each, the move played scored by Stockfish (before and after, 20,000 nodes;
+          without the percentile over every legal move, which these positions do not store)
   hanabi  --hanabi-games two-player LLM self-play games, one model call per turn (sequential)
 
 For each job it prints: wall time (submission to the job's end); ideal = max(calls x mean latency
@@ -136,10 +137,10 @@ class Worker:
                 self.proc.wait(10)
 
 
-def start_workers(args, env: dict[str, str], logdir: Path) -> list[Worker]:
+def start_workers(args, env: dict[str, str], logdir: Path, workers: list[Worker]) -> None:
+    """Start the workers into ``workers`` (the caller stops them, also when this fails)."""
     celery = [sys.executable, "-m", "celery", "-A", "podium"]
     queue = env["PODIUM_QUEUE"]
-    workers = []
     if args.topology == "threads":  # the README's lines
         per = args.cap // args.llm_processes
         for i in range(args.llm_processes):
@@ -153,14 +154,13 @@ def start_workers(args, env: dict[str, str], logdir: Path) -> list[Worker]:
         workers.append(Worker("prefork", celery + [
             "worker", "-l", "INFO", "-P", "prefork", "-c", str(args.old_concurrency),
             "-Q", f"{queue},{queue}-llm", "-n", "prefork@%h"], env, logdir, "llm"))
-    workers.append(Worker("beat", celery + ["beat", "-l", "WARNING", "-s",
+    workers.append(Worker("beat", celery + ["beat", "-l", "INFO", "-s",
                                             str(logdir / "beat-schedule")], env, logdir, "beat"))
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + 900  # a loaded machine takes minutes to import everything
     while not all(w.ready() for w in workers):
         if time.monotonic() > deadline:
-            raise RuntimeError("workers not ready after 180 s")
+            raise RuntimeError("workers not ready after 900 s")
         time.sleep(0.5)
-    return workers
 
 
 class FakeProvider:
@@ -265,7 +265,11 @@ def setup_catalog(args, provider: FakeProvider, logdir: Path) -> dict[str, list]
                                 "generator": {"source": "Lichess puzzle sample (shared data)"},
                                 "positions": positions}))
     chess_bench = Benchmark.objects.create(slug="campaign/chess", family="chess", name="chess",
-                                           config={"task": "best_move", "positions": str(path)})
+                                           config={"task": "best_move", "positions": str(path),
+                                                   # score the move played (two searches), not
+                                                   # every legal move (the percentile): these
+                                                   # positions carry no stored move values
+                                                   "percentile": False})
     jobs["chess"] = [model, [chess_bench], 1]
     hanabi_bench = Benchmark.objects.create(
         slug="campaign/hanabi", family="hanabi", name="hanabi",
@@ -377,7 +381,7 @@ def main() -> None:
     results: list[Result] = []
     try:
         jobs = setup_catalog(args, provider, logdir)
-        workers = start_workers(args, env, logdir)
+        start_workers(args, env, logdir, workers)
         time.sleep(2)
         for name in wanted:
             print(f"{name}: running", flush=True)
