@@ -242,6 +242,9 @@ def main() -> None:
     parser.add_argument("--kill-every", type=float, default=10.0)
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--topology", choices=["campaign", "prefork"], default="campaign")
+    parser.add_argument("--lease", type=int, default=4, help="item lease (s): a dead worker's items wait this long")
+    parser.add_argument("--llm-timeout", type=float, default=2.0,
+                        help="client timeout (s): keep it above --latency, or every call times out")
     parser.add_argument("--llm-threads", type=int, default=128, help="calls in flight per host (campaign)")
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/podium_bench_faults")
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
@@ -258,8 +261,8 @@ def main() -> None:
         "PODIUM_QUEUE": queue, "PODIUM_CACHE_PREFIX": queue,
         "DJANGO_SETTINGS_MODULE": "podium.settings",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
-        "PODIUM_ITEM_LEASE_SECONDS": "4", "PODIUM_REAPER_INTERVAL_SECONDS": "1",
-        "PODIUM_LLM_TIMEOUT_SECONDS": "2", "PODIUM_LLM_BACKOFF_BASE_SECONDS": "0.2",
+        "PODIUM_ITEM_LEASE_SECONDS": str(args.lease), "PODIUM_REAPER_INTERVAL_SECONDS": "1",
+        "PODIUM_LLM_TIMEOUT_SECONDS": str(args.llm_timeout), "PODIUM_LLM_BACKOFF_BASE_SECONDS": "0.2",
         "PODIUM_MAX_ITEM_ATTEMPTS": "5", "PODIUM_FAKE_LLM_KEY": "sk-bench-faults",
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
     }
