@@ -119,6 +119,9 @@ def open_intent(record) -> int | None:
         request_hash=record.request_hash, model=record.model[:200],
         messages=_storable_json(record.messages), sample_index=record.sample_index,
         cost_known=False, attempts=1, error_class=INTENT_CLASS, error_message=INTENT_MESSAGE))
+    # the wait on the model comes next: give the pooled connection back, or every call in
+    # flight holds one and a thread-pool worker stalls at PODIUM_DB_POOL_SIZE calls
+    release_connection()
     return row.pk
 
 
