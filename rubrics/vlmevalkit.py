@@ -19,8 +19,9 @@ functions ``grade``, ``grade_answer_mathd`` / ``_strip_string``, ``grade_answer_
 4. ``xverify``: the lenient LLM answer judge (optional), retried after the last ``=``.
 
 Where the official code depends on wall-clock alarms (30 s around the sympy test, 1-5 s around
-math-verify) we run without them: a timeout's verdict depends on machine load, and the inputs
-that could run long are the ones ``should_allow_eval`` already refuses. Where it calls
+math-verify) we run without them, because a timeout's verdict depends on machine load: the sympy
+test is already limited to two letters (``should_allow_eval``), and math-verify is not run on
+parsed expressions above ``MAX_VERIFY_OPS`` operations (counted as the timeout would count them). Where it calls
 ``eval`` on model text (``handle_pi``), we evaluate plain arithmetic with sympy instead.
 """
 
@@ -398,6 +399,18 @@ def _repetitive(s: str) -> bool:
     return total * 2 / (n * (n + 1)) > 0.2
 
 
+# The official run gives math-verify 1 s (and the sympy test 30 s) of wall time; a comparison
+# that runs out counts as "not equal". We bound the work instead, so a verdict never depends on
+# machine load: parsed expressions over this operation count count as a timeout would.
+MAX_VERIFY_OPS = 60
+
+
+def _too_big(parsed: Any) -> bool:
+    import sympy
+
+    return any(isinstance(x, sympy.Basic) and sympy.count_ops(x) > MAX_VERIFY_OPS for x in parsed or [])
+
+
 def grade_math_verify(given: str, reference: str) -> bool:
     """math-verify at numeric_precision=3, first match, no fallback, without its timeouts."""
     import sympy
@@ -411,6 +424,8 @@ def grade_math_verify(given: str, reference: str) -> bool:
                      fallback_mode="no_fallback", extraction_mode="first_match", parsing_timeout=None)
         gold = parse(reference if "$" in reference else f"${reference}$", extraction_config=config,
                      fallback_mode="no_fallback", extraction_mode="first_match", parsing_timeout=None)
+        if _too_big(gold) or _too_big(pred):
+            return False  # stands in for the official 1 s verify timeout, deterministically
         ok = bool(verify(gold, pred, numeric_precision=3, timeout_seconds=None))
     except Exception:  # noqa: BLE001 - the original returns "not equal" on any failure
         return False
