@@ -29,6 +29,11 @@ call included; Stockfish's own CPU shown apart); worker memory per in-flight ite
 LLM workers' resident memory over their idle size, at the peak, per call in flight); and calls
 paid twice (billed replies beyond one per distinct request). `uptime` is printed with the figures:
 on a shared machine the load decides much of the outcome.
+
+The rpm term is the issue's calls / rpm. The fake provider counts a sliding 60 s window, so it
+lets a first burst of rpm calls through at once: a job of only a few windows can finish in
+about (calls / rpm - 1) minutes plus one latency, and its ratio then exceeds 1 (measured: 90
+calls at 60 rpm and L = 1 s took 63.5 s against an ideal of 90 s, no call paid twice).
 """
 
 from __future__ import annotations
