@@ -57,6 +57,7 @@ demo: install redis-up migrate
 
 lint: install
 	$(BIN)/ruff check games rubrics evaluators platform tests bench
+	$(BIN)/ruff format --check games rubrics evaluators platform tests bench
 	$(BIN)/mypy
 
 # Builds and runs docker-compose.yml in production mode (podman or Docker), runs a job on all

@@ -60,6 +60,7 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 
 # -- processes -------------------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -84,8 +85,8 @@ def _stat(pid: int) -> tuple[int, str, float, int] | None:
         raw = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    name = raw[raw.index("(") + 1:raw.rindex(")")]
-    fields = raw[raw.rindex(")") + 2:].split()
+    name = raw[raw.index("(") + 1 : raw.rindex(")")]
+    fields = raw[raw.rindex(")") + 2 :].split()
     return int(fields[1]), name, (int(fields[11]) + int(fields[12])) / TICK, int(fields[21]) * PAGE
 
 
@@ -107,12 +108,19 @@ def tree(root: int) -> dict[int, tuple[str, float, int]]:
 
 
 class Worker:
-    def __init__(self, name: str, cmd: list[str], env: dict[str, str], logdir: Path,
-                 kind: str) -> None:
+    def __init__(
+        self, name: str, cmd: list[str], env: dict[str, str], logdir: Path, kind: str
+    ) -> None:
         self.name, self.kind = name, kind
         self.log_path = logdir / f"{name}.log"
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=open(self.log_path, "wb"),  # noqa: SIM115
-                                     stderr=subprocess.STDOUT, start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=env,
+            stdout=open(self.log_path, "wb"),  # noqa: SIM115
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def ready(self) -> bool:
         if self.proc.poll() is not None:
@@ -149,18 +157,82 @@ def start_workers(args, env: dict[str, str], logdir: Path, workers: list[Worker]
     if args.topology == "threads":  # the README's lines
         per = args.cap // args.llm_processes
         for i in range(args.llm_processes):
-            workers.append(Worker(f"llm{i}", celery + [
-                "worker", "-l", "INFO", "-P", "threads", "-c", str(per), "-Q", f"{queue}-llm",
-                "-n", f"llm{i}@%h"], env, logdir, "llm"))
-        workers.append(Worker("cpu", celery + [
-            "worker", "-l", "INFO", "-P", "prefork", "-c", str(os.cpu_count() or 1),
-            "-Q", queue, "-n", "cpu@%h"], {**env, "PODIUM_DB_POOL_SIZE": "2"}, logdir, "cpu"))
+            workers.append(
+                Worker(
+                    f"llm{i}",
+                    celery
+                    + [
+                        "worker",
+                        "-l",
+                        "INFO",
+                        "-P",
+                        "threads",
+                        "-c",
+                        str(per),
+                        "-Q",
+                        f"{queue}-llm",
+                        "-n",
+                        f"llm{i}@%h",
+                    ],
+                    env,
+                    logdir,
+                    "llm",
+                )
+            )
+        workers.append(
+            Worker(
+                "cpu",
+                celery
+                + [
+                    "worker",
+                    "-l",
+                    "INFO",
+                    "-P",
+                    "prefork",
+                    "-c",
+                    str(os.cpu_count() or 1),
+                    "-Q",
+                    queue,
+                    "-n",
+                    "cpu@%h",
+                ],
+                {**env, "PODIUM_DB_POOL_SIZE": "2"},
+                logdir,
+                "cpu",
+            )
+        )
     else:  # the old topology: one prefork worker on everything
-        workers.append(Worker("prefork", celery + [
-            "worker", "-l", "INFO", "-P", "prefork", "-c", str(args.old_concurrency),
-            "-Q", f"{queue},{queue}-llm", "-n", "prefork@%h"], env, logdir, "llm"))
-    workers.append(Worker("beat", celery + ["beat", "-l", "INFO", "-s",
-                                            str(logdir / "beat-schedule")], env, logdir, "beat"))
+        workers.append(
+            Worker(
+                "prefork",
+                celery
+                + [
+                    "worker",
+                    "-l",
+                    "INFO",
+                    "-P",
+                    "prefork",
+                    "-c",
+                    str(args.old_concurrency),
+                    "-Q",
+                    f"{queue},{queue}-llm",
+                    "-n",
+                    "prefork@%h",
+                ],
+                env,
+                logdir,
+                "llm",
+            )
+        )
+    workers.append(
+        Worker(
+            "beat",
+            celery + ["beat", "-l", "INFO", "-s", str(logdir / "beat-schedule")],
+            env,
+            logdir,
+            "beat",
+        )
+    )
     deadline = time.monotonic() + 900  # a loaded machine takes minutes to import everything
     while not all(w.ready() for w in workers):
         if time.monotonic() > deadline:
@@ -172,13 +244,28 @@ class FakeProvider:
     def __init__(self, args, logdir: Path) -> None:
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
-        env = {**os.environ, "CAMPAIGN_LATENCY": str(args.latency),
-               "CAMPAIGN_SIGMA": str(args.sigma), "CAMPAIGN_RPM": str(args.rpm),
-               "PYTHONPATH": str(ROOT)}
+        env = {
+            **os.environ,
+            "CAMPAIGN_LATENCY": str(args.latency),
+            "CAMPAIGN_SIGMA": str(args.sigma),
+            "CAMPAIGN_RPM": str(args.rpm),
+            "PYTHONPATH": str(ROOT),
+        }
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.fakes.openai_server", "--port", str(self.port),
-             "--rule", "bench.campaign_rules:reply"], cwd=ROOT, env=env,
-            stdout=open(logdir / "fake-provider.log", "wb"), stderr=subprocess.STDOUT)  # noqa: SIM115
+            [
+                sys.executable,
+                "-m",
+                "tests.fakes.openai_server",
+                "--port",
+                str(self.port),
+                "--rule",
+                "bench.campaign_rules:reply",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=open(logdir / "fake-provider.log", "wb"),  # noqa: SIM115
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -190,8 +277,11 @@ class FakeProvider:
                 time.sleep(0.2)
 
     def _call(self, method: str, path: str) -> dict:
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
-                                     data=b"" if method == "POST" else None)
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}",
+            method=method,
+            data=b"" if method == "POST" else None,
+        )
         with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
 
@@ -207,6 +297,7 @@ class FakeProvider:
 
 
 # -- the campaign ------------------------------------------------------------------------------
+
 
 @dataclass
 class Result:
@@ -238,8 +329,13 @@ def setup_catalog(args, provider: FakeProvider, logdir: Path) -> dict[str, list]
     from rubrics.exam import exam_id_from_stem
 
     model = ModelEntry.objects.create(
-        slug="campaign-model", display_name="Campaign model", litellm_model="openai/campaign-model",
-        api_base=provider.base_url, api_key_env="", params={"temperature": 0.6})
+        slug="campaign-model",
+        display_name="Campaign model",
+        litellm_model="openai/campaign-model",
+        api_base=provider.base_url,
+        api_key_env="",
+        params={"temperature": 0.6},
+    )
     jobs: dict[str, list] = {}
     hipho = get_family("hipho")
     benches, problems = [], 0
@@ -248,8 +344,11 @@ def setup_catalog(args, provider: FakeProvider, logdir: Path) -> dict[str, list]
             break
         config = {"source": "dir", "path": str(SHARED / "hipho"), "exam": exam_id_from_stem(f.stem)}
         n = len(hipho.items(hipho.validate_config(config), samples=1))
-        benches.append(Benchmark.objects.create(slug=f"campaign/{config['exam']}", family="hipho",
-                                                name=f.stem, config=config))
+        benches.append(
+            Benchmark.objects.create(
+                slug=f"campaign/{config['exam']}", family="hipho", name=f.stem, config=config
+            )
+        )
         problems += n
     jobs["hipho"] = [model, benches, args.samples]
 
@@ -259,26 +358,44 @@ def setup_catalog(args, provider: FakeProvider, logdir: Path) -> dict[str, list]
         rows = list(csv.DictReader(f))
 
     positions = []
-    for row in rows[:args.chess_positions]:
+    for row in rows[: args.chess_positions]:
         board = chess.Board(row["FEN"])
         first, solution = row["Moves"].split()[:2]
         board.push_uci(first)  # a Lichess puzzle starts after the opponent's move
-        positions.append({"id": f"lichess-{row['PuzzleId']}", "fen": board.fen(),
-                          "best_move": solution, "cp": 0})
+        positions.append(
+            {"id": f"lichess-{row['PuzzleId']}", "fen": board.fen(), "best_move": solution, "cp": 0}
+        )
     path = logdir / "positions.json"
-    path.write_text(json.dumps({"format": "podium-chess-positions/1", "name": "campaign-lichess",
-                                "generator": {"source": "Lichess puzzle sample (shared data)"},
-                                "positions": positions}))
-    chess_bench = Benchmark.objects.create(slug="campaign/chess", family="chess", name="chess",
-                                           config={"task": "best_move", "positions": str(path),
-                                                   # score the move played (two searches), not
-                                                   # every legal move (the percentile): these
-                                                   # positions carry no stored move values
-                                                   "percentile": False})
+    path.write_text(
+        json.dumps(
+            {
+                "format": "podium-chess-positions/1",
+                "name": "campaign-lichess",
+                "generator": {"source": "Lichess puzzle sample (shared data)"},
+                "positions": positions,
+            }
+        )
+    )
+    chess_bench = Benchmark.objects.create(
+        slug="campaign/chess",
+        family="chess",
+        name="chess",
+        config={
+            "task": "best_move",
+            "positions": str(path),
+            # score the move played (two searches), not
+            # every legal move (the percentile): these
+            # positions carry no stored move values
+            "percentile": False,
+        },
+    )
     jobs["chess"] = [model, [chess_bench], 1]
     hanabi_bench = Benchmark.objects.create(
-        slug="campaign/hanabi", family="hanabi", name="hanabi",
-        config={"players": 2, "setting": "watson", "mode": "self"})
+        slug="campaign/hanabi",
+        family="hanabi",
+        name="hanabi",
+        config={"players": 2, "setting": "watson", "mode": "self"},
+    )
     jobs["hanabi"] = [model, [hanabi_bench], args.hanabi_games]
     return jobs
 
@@ -296,18 +413,24 @@ def run_job(name: str, spec: list, args, provider: FakeProvider, workers: list[W
     cpu0 = [w.cpu() for w in workers]
     rss0 = sum(w.rss() for w in llm_workers)
     started = time.monotonic()
-    job = services.job_submit(models=[model], benchmarks=benches, samples=samples,
-                              name=f"campaign {name}")
+    job = services.job_submit(
+        models=[model], benchmarks=benches, samples=samples, name=f"campaign {name}"
+    )
     peak_rss, last = rss0, started
     while True:
-        status = Job.objects.filter(pk=job.pk).values_list("status", "done_items", "failed_items").get()
+        status = (
+            Job.objects.filter(pk=job.pk).values_list("status", "done_items", "failed_items").get()
+        )
         if status[0] in (Job.Status.DONE, Job.Status.CANCELLED):
             break
         peak_rss = max(peak_rss, sum(w.rss() for w in llm_workers))
         if time.monotonic() - last > 15:
             last = time.monotonic()
-            print(f"  [{name}] {status[1] + status[2]}/{job.total_items} items, "
-                  f"{last - started:.0f} s", flush=True)
+            print(
+                f"  [{name}] {status[1] + status[2]}/{job.total_items} items, "
+                f"{last - started:.0f} s",
+                flush=True,
+            )
         time.sleep(0.25)
     wall = time.monotonic() - started
     stats = provider.stats()
@@ -316,15 +439,31 @@ def run_job(name: str, spec: list, args, provider: FakeProvider, workers: list[W
     paid = LLMCall.objects.filter(run__job=job, cache_hit=False, error_class="")
     calls = paid.count()
     distinct = paid.values("request_hash").distinct().count()
-    chain = (paid.values("item").annotate(n=Count("id")).order_by("-n").values_list("n", flat=True)
-             .first()) or 0
-    ideal = max(calls * args.latency / args.cap, chain * args.latency,
-                calls / args.rpm * 60.0 if args.rpm else 0.0)
-    r = Result(name=name, items=job.total_items, failed=job.failed_items, wall=wall, calls=calls,
-               chain=chain, ideal=ideal, peak=stats["max_in_flight"],
-               rate_limited=stats["faults"].get("rate_limit", 0),
-               paid_twice=stats["successful"] - distinct,
-               mean_latency=(paid.aggregate(m=Avg("latency_ms"))["m"] or 0) / 1000)
+    chain = (
+        paid.values("item")
+        .annotate(n=Count("id"))
+        .order_by("-n")
+        .values_list("n", flat=True)
+        .first()
+    ) or 0
+    ideal = max(
+        calls * args.latency / args.cap,
+        chain * args.latency,
+        calls / args.rpm * 60.0 if args.rpm else 0.0,
+    )
+    r = Result(
+        name=name,
+        items=job.total_items,
+        failed=job.failed_items,
+        wall=wall,
+        calls=calls,
+        chain=chain,
+        ideal=ideal,
+        peak=stats["max_in_flight"],
+        rate_limited=stats["faults"].get("rate_limit", 0),
+        paid_twice=stats["successful"] - distinct,
+        mean_latency=(paid.aggregate(m=Avg("latency_ms"))["m"] or 0) / 1000,
+    )
     py = sum(b[0] - a[0] for a, b in zip(cpu0, cpu1, strict=True))
     sf = sum(b[1] - a[1] for a, b in zip(cpu0, cpu1, strict=True))
     r.cpu_ms_item = 1000 * py / max(1, job.total_items)
@@ -346,12 +485,16 @@ def main() -> None:
     parser.add_argument("--hanabi-games", type=int, default=40)
     parser.add_argument("--jobs", default="hipho,chess,hanabi")
     parser.add_argument("--topology", choices=("threads", "prefork"), default="threads")
-    parser.add_argument("--llm-processes", type=int, default=1,
-                        help="thread-pool worker processes sharing --cap")
+    parser.add_argument(
+        "--llm-processes", type=int, default=1, help="thread-pool worker processes sharing --cap"
+    )
     parser.add_argument("--old-concurrency", type=int, default=4)
-    parser.add_argument("--database-url",
-                        default="postgres://postgres@127.0.0.1:5432/podium_bench_campaign")
-    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    parser.add_argument(
+        "--database-url", default="postgres://postgres@127.0.0.1:5432/podium_bench_campaign"
+    )
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
     args = parser.parse_args()
     wanted = [j for j in args.jobs.split(",") if j]
     if set(wanted) - {"hipho", "chess", "hanabi"} or not wanted:
@@ -366,8 +509,11 @@ def main() -> None:
     logdir.mkdir(parents=True, exist_ok=True)
     queue = f"podium-bench-campaign-{os.getpid()}"
     env = {
-        **os.environ, "DATABASE_URL": args.database_url, "REDIS_URL": args.redis_url,
-        "PODIUM_QUEUE": queue, "PODIUM_CACHE_PREFIX": queue,
+        **os.environ,
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "PODIUM_QUEUE": queue,
+        "PODIUM_CACHE_PREFIX": queue,
         "DJANGO_SETTINGS_MODULE": "podium.settings",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
         "PODIUM_LLM_TIMEOUT_SECONDS": str(max(60.0, args.latency * 20)),
@@ -400,25 +546,60 @@ def main() -> None:
         redis.Redis.from_url(args.redis_url).delete(queue, f"{queue}-llm")
 
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    topo = (f"threads: {args.llm_processes} LLM process(es) x {args.cap // args.llm_processes} "
-            f"threads + prefork x {os.cpu_count()}" if args.topology == "threads"
-            else f"old: prefork x {args.old_concurrency} on both queues")
-    print(f"\ncampaign: latency log-normal mean {args.latency} s (sigma {args.sigma}), cap "
-          f"{args.cap}, rpm {args.rpm or 'none'}; {topo}; {os.cpu_count()} cores")
+    topo = (
+        f"threads: {args.llm_processes} LLM process(es) x {args.cap // args.llm_processes} "
+        f"threads + prefork x {os.cpu_count()}"
+        if args.topology == "threads"
+        else f"old: prefork x {args.old_concurrency} on both queues"
+    )
+    print(
+        f"\ncampaign: latency log-normal mean {args.latency} s (sigma {args.sigma}), cap "
+        f"{args.cap}, rpm {args.rpm or 'none'}; {topo}; {os.cpu_count()} cores"
+    )
     print(f"load: {load}")
-    head = ["job", "items", "failed", "calls", "chain", "wall_s", "ideal_s", "ratio", "peak",
-            "429s", "cpu_ms/item", "engine_ms/item", "KiB/in-flight", "paid_twice", "mean_lat_s"]
+    head = [
+        "job",
+        "items",
+        "failed",
+        "calls",
+        "chain",
+        "wall_s",
+        "ideal_s",
+        "ratio",
+        "peak",
+        "429s",
+        "cpu_ms/item",
+        "engine_ms/item",
+        "KiB/in-flight",
+        "paid_twice",
+        "mean_lat_s",
+    ]
     print("  ".join(f"{h:>13}" for h in head))
     for r in results:
-        cells = [r.name, r.items, r.failed, r.calls, r.chain, f"{r.wall:.1f}", f"{r.ideal:.1f}",
-                 f"{r.ratio:.3f}", r.peak, r.rate_limited, f"{r.cpu_ms_item:.1f}",
-                 f"{r.engine_ms_item:.1f}", f"{r.mem_kib_inflight:.0f}", r.paid_twice,
-                 f"{r.mean_latency:.2f}"]
+        cells = [
+            r.name,
+            r.items,
+            r.failed,
+            r.calls,
+            r.chain,
+            f"{r.wall:.1f}",
+            f"{r.ideal:.1f}",
+            f"{r.ratio:.3f}",
+            r.peak,
+            r.rate_limited,
+            f"{r.cpu_ms_item:.1f}",
+            f"{r.engine_ms_item:.1f}",
+            f"{r.mem_kib_inflight:.0f}",
+            r.paid_twice,
+            f"{r.mean_latency:.2f}",
+        ]
         print("  ".join(f"{c!s:>13}" for c in cells))
     wall = sum(r.wall for r in results)
     ideal = sum(r.ideal for r in results)
-    print(f"total: wall {wall:.1f} s, ideal {ideal:.1f} s, ratio {ideal / wall if wall else 0:.3f}; "
-          f"LLM worker idle RSS {results[0].rss_idle_mib if results else 0:.0f} MiB")
+    print(
+        f"total: wall {wall:.1f} s, ideal {ideal:.1f} s, ratio {ideal / wall if wall else 0:.3f}; "
+        f"LLM worker idle RSS {results[0].rss_idle_mib if results else 0:.0f} MiB"
+    )
 
 
 if __name__ == "__main__":

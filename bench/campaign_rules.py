@@ -31,7 +31,7 @@ from tests.fakes.openai_server import Reply
 MEAN = float(os.environ.get("CAMPAIGN_LATENCY", "5"))
 SIGMA = float(os.environ.get("CAMPAIGN_SIGMA", "0.25"))
 RPM = int(os.environ.get("CAMPAIGN_RPM", "0"))
-_MU = math.log(MEAN) - SIGMA ** 2 / 2 if MEAN > 0 else 0.0
+_MU = math.log(MEAN) - SIGMA**2 / 2 if MEAN > 0 else 0.0
 _rng = random.Random(int(os.environ.get("CAMPAIGN_SEED", "2025")))
 _accepted: collections.deque[float] = collections.deque()
 _lock = threading.Lock()
@@ -80,8 +80,9 @@ def _hanabi(system: str, prompt: str) -> str:
     idx = kinds.get("Reveal", kinds.get("Discard", kinds.get("Play", 0)))
     if "MOVE: <number>" in system:
         return f"A hint keeps options open.\nMOVE: {idx}"
-    return json.dumps({"deductions": {"P0": []}, "reason": "hint", "move_ratings": {str(idx): 6},
-                       "action": idx})
+    return json.dumps(
+        {"deductions": {"P0": []}, "reason": "hint", "move_ratings": {str(idx): 6}, "action": idx}
+    )
 
 
 def reply(request: dict) -> Reply:
@@ -98,6 +99,8 @@ def reply(request: dict) -> Reply:
         text = _hanabi(_text(request, 0), first_user)
     else:
         # a different number each time, as real samples differ: the grader parses every reply
-        text = ("Working through the physics step by step, the result is "
-                f"\\boxed{{{_rng.randint(2, 999)}.{_rng.randint(0, 99)}}}.")
+        text = (
+            "Working through the physics step by step, the result is "
+            f"\\boxed{{{_rng.randint(2, 999)}.{_rng.randint(0, 99)}}}."
+        )
     return Reply(text=text, latency=_latency())

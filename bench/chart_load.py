@@ -25,8 +25,11 @@ def main() -> None:
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=args.chromium, headless=True,
-                                     args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        browser = pw.chromium.launch(
+            executable_path=args.chromium,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+        )
         print(f"{'page':12} {'median s':>9} {'max s':>7} {'bytes on the wire':>18} {'max/goal':>9}")
         for path in PAGES:
             times, wire = [], 0
@@ -34,15 +37,22 @@ def main() -> None:
                 context = browser.new_context()  # empty cache every time: a first visit
                 page = context.new_page()
                 sizes: list[int] = []
-                page.on("response", lambda r, sizes=sizes: sizes.append(int(r.headers.get("content-length") or 0)))
+                page.on(
+                    "response",
+                    lambda r, sizes=sizes: sizes.append(int(r.headers.get("content-length") or 0)),
+                )
                 t0 = time.perf_counter()
                 page.goto(args.base + path)
-                for chart_id in page.eval_on_selector_all("[data-chart]", "els => els.map(e => e.id)"):
+                for chart_id in page.eval_on_selector_all(
+                    "[data-chart]", "els => els.map(e => e.id)"
+                ):
                     page.wait_for_selector(f'#{chart_id}[data-drawn="1"]', timeout=30_000)
                 times.append(time.perf_counter() - t0)
                 wire = sum(sizes)
                 context.close()
-            print(f"{path:12} {statistics.median(times):9.2f} {max(times):7.2f} {wire:18,d} {max(times) / GOAL_S:9.2f}")
+            print(
+                f"{path:12} {statistics.median(times):9.2f} {max(times):7.2f} {wire:18,d} {max(times) / GOAL_S:9.2f}"
+            )
         browser.close()
 
 

@@ -38,8 +38,14 @@ from games.chess.engine import DEFAULT_NODES, Engine, SearchLimit
 from games.chess.ladder import Ladder, PairRecord, fit_ladder
 from games.chess.match import MAX_MOVES, game_over, score_for
 
-DEFAULT_PLAYERS = ["random", "stockfish-elo-1350", "stockfish-elo-1800", "stockfish-elo-2200",
-                   "stockfish-elo-2600", "stockfish"]
+DEFAULT_PLAYERS = [
+    "random",
+    "stockfish-elo-1350",
+    "stockfish-elo-1800",
+    "stockfish-elo-2200",
+    "stockfish-elo-2600",
+    "stockfish",
+]
 
 
 def play(white: str, black: str, analyzer: Analyzer, key: str) -> float:
@@ -54,7 +60,9 @@ def play(white: str, black: str, analyzer: Analyzer, key: str) -> float:
 
 def report(ladder: Ladder) -> None:
     fit = fit_ladder(ladder)
-    print(f"engine {ladder.engine}, limit {ladder.limit}, anchor {ladder.anchor} = {ladder.anchor_elo}")
+    print(
+        f"engine {ladder.engine}, limit {ladder.limit}, anchor {ladder.anchor} = {ladder.anchor_elo}"
+    )
     for name in fit.rated:
         r, se = fit.ratings[name], fit.se(name)
         shown = f"{r:6.0f} +- {1.96 * se:4.0f}" if se is not None else f"{r:6.0f} (anchor)"
@@ -72,15 +80,28 @@ def simulate_coverage(ladder: Ladder, reps: int, games: int) -> int:
     thetas = [lo - 300, lo, *sorted(truth.values())[1:-1], hi, hi + 300]
     t0 = time.perf_counter()
     for share in (0.0, 0.3):
-        trials = coverage(truth, counts, thetas, anchor=fit.anchor, games=games, reps=reps, draw_share=share,
-                          centre=ladder.centre, centre_elo=ladder.centre_elo)
+        trials = coverage(
+            truth,
+            counts,
+            thetas,
+            anchor=fit.anchor,
+            games=games,
+            reps=reps,
+            draw_share=share,
+            centre=ladder.centre,
+            centre_elo=ladder.centre_elo,
+        )
         rate = sum(t.rating.covers(t.truth) for t in trials) / len(trials)
-        print(f"draw share {share}: coverage {rate:.3f} of {len(trials)} simulated players ({games} games each)")
+        print(
+            f"draw share {share}: coverage {rate:.3f} of {len(trials)} simulated players ({games} games each)"
+        )
         for theta in thetas:
             part = [t for t in trials if t.truth == theta]
             widths = [t.rating.half_width for t in part if t.rating.half_width is not None]
-            print(f"  true {theta:6.0f}: covered {sum(t.rating.covers(theta) for t in part) / len(part):.2f}, "
-                  f"mean half width {sum(widths) / len(widths) if widths else float('nan'):5.0f}")
+            print(
+                f"  true {theta:6.0f}: covered {sum(t.rating.covers(theta) for t in part) / len(part):.2f}, "
+                f"mean half width {sum(widths) / len(widths) if widths else float('nan'):5.0f}"
+            )
     print(f"{time.perf_counter() - t0:.0f} s")
     return 0
 
@@ -93,7 +114,9 @@ def main() -> int:
     ap.add_argument("--anchor", default="stockfish-elo-1350")
     ap.add_argument("--out", type=Path)
     ap.add_argument("--fit-only", type=Path, help="print the fit of an existing ladder file")
-    ap.add_argument("--coverage", type=int, metavar="REPS", help="simulated players per true rating")
+    ap.add_argument(
+        "--coverage", type=int, metavar="REPS", help="simulated players per true rating"
+    )
     ap.add_argument("--model-games", type=int, default=DEFAULT_LADDER_GAMES)
     ap.add_argument("ladder_file", type=Path, nargs="?")
     args = ap.parse_args()
@@ -129,11 +152,21 @@ def main() -> int:
     return 0
 
 
-def _save(args: argparse.Namespace, pairs: list[PairRecord], engine_id: str, limit: SearchLimit) -> Ladder:
-    ladder = Ladder(players=tuple(args.players), pairs=tuple(pairs), engine=engine_id, limit=limit.key(),
-                    anchor=args.anchor, anchor_elo=float(args.anchor.rpartition("-")[2])
-                    if args.anchor.startswith("stockfish-elo-") else 1500.0,
-                    measured=dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"), games_per_pair=args.games)
+def _save(
+    args: argparse.Namespace, pairs: list[PairRecord], engine_id: str, limit: SearchLimit
+) -> Ladder:
+    ladder = Ladder(
+        players=tuple(args.players),
+        pairs=tuple(pairs),
+        engine=engine_id,
+        limit=limit.key(),
+        anchor=args.anchor,
+        anchor_elo=float(args.anchor.rpartition("-")[2])
+        if args.anchor.startswith("stockfish-elo-")
+        else 1500.0,
+        measured=dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"),
+        games_per_pair=args.games,
+    )
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(ladder.to_dict(), indent=1) + "\n")

@@ -47,7 +47,9 @@ def workload(n: int, seed: int = 0) -> list[tuple[str, str]]:
     return out
 
 
-def score_all(pairs: list[tuple[str, str]], nodes: int, redis_url: str | None, prefix: str) -> tuple[int, int]:
+def score_all(
+    pairs: list[tuple[str, str]], nodes: int, redis_url: str | None, prefix: str
+) -> tuple[int, int]:
     cache = RedisAnalysisCache(redis_url, prefix=prefix) if redis_url else MemoryAnalysisCache()
     with Engine(limit=SearchLimit(nodes=nodes)) as engine:
         a = Analyzer(engine, cache)
@@ -64,7 +66,9 @@ def timed_pool(pairs, nodes, redis_url, prefix, workers: int) -> tuple[float, in
     chunks = [pairs[i::workers] for i in range(workers)]
     ctx = mp.get_context("spawn")
     with ctx.Pool(workers) as pool:
-        pool.map(_worker, [([], nodes, redis_url, prefix)] * workers)  # start engines and imports first
+        pool.map(
+            _worker, [([], nodes, redis_url, prefix)] * workers
+        )  # start engines and imports first
         t0 = time.perf_counter()
         results = pool.map(_worker, [(c, nodes, redis_url, prefix) for c in chunks])
         elapsed = time.perf_counter() - t0
@@ -80,7 +84,9 @@ def main() -> int:
     redis_url = args.redis
     try:
         RedisAnalysisCache(redis_url, prefix="probe:")._redis.ping()
-    except redis.RedisError as exc:  # no Redis: the in-process cache still shows the cold/warm ratio
+    except (
+        redis.RedisError
+    ) as exc:  # no Redis: the in-process cache still shows the cold/warm ratio
         print(f"Redis unavailable ({exc}); using the in-process cache, workers do not share it")
         redis_url = None
     pairs = workload(args.moves)
@@ -96,13 +102,21 @@ def main() -> int:
                 RedisAnalysisCache(redis_url, prefix=p).clear()
     n = len(pairs)
     one_rate, two_rate = n / cold_s, n / two_s
-    print(f"{n} scored moves, nodes={args.nodes}, cache={'redis' if redis_url else 'memory'}, cpus={os.cpu_count()}")
-    print(f"cold cache, 1 worker : {one_rate:8.1f} moves/s per worker ({cold_searches} searches, "
-          f"{cold_searches / n:.2f} per move)")
-    print(f"warm cache, 1 worker : {n / warm_s:8.1f} moves/s per worker ({warm_searches} searches); "
-          f"warm/cold = {cold_s / warm_s:.1f}x")
-    print(f"cold cache, 2 workers: {two_rate:8.1f} moves/s in total, {two_rate / 2:.1f} per worker; "
-          f"speed-up 2 vs 1 = {two_rate / one_rate:.2f} (ideal 2.00)")
+    print(
+        f"{n} scored moves, nodes={args.nodes}, cache={'redis' if redis_url else 'memory'}, cpus={os.cpu_count()}"
+    )
+    print(
+        f"cold cache, 1 worker : {one_rate:8.1f} moves/s per worker ({cold_searches} searches, "
+        f"{cold_searches / n:.2f} per move)"
+    )
+    print(
+        f"warm cache, 1 worker : {n / warm_s:8.1f} moves/s per worker ({warm_searches} searches); "
+        f"warm/cold = {cold_s / warm_s:.1f}x"
+    )
+    print(
+        f"cold cache, 2 workers: {two_rate:8.1f} moves/s in total, {two_rate / 2:.1f} per worker; "
+        f"speed-up 2 vs 1 = {two_rate / one_rate:.2f} (ideal 2.00)"
+    )
     return 0
 
 

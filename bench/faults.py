@@ -72,11 +72,31 @@ class FakeServer:
     def __init__(self, *, latency: float, fault_rate: float, log: Path) -> None:
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
-        args = [sys.executable, "-m", "tests.fakes.openai_server", "--port", str(self.port),
-                "--latency", str(latency), "--fault-rate", str(fault_rate), "--hang", "3",
-                "--faults", "rate_limit,server_error,timeout,malformed,truncated,empty,empty_body",
-                "--retry-after", "1", "--seed", "7"]
-        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=open(log, "wb"), stderr=subprocess.STDOUT)  # noqa: SIM115
+        args = [
+            sys.executable,
+            "-m",
+            "tests.fakes.openai_server",
+            "--port",
+            str(self.port),
+            "--latency",
+            str(latency),
+            "--fault-rate",
+            str(fault_rate),
+            "--hang",
+            "3",
+            "--faults",
+            "rate_limit,server_error,timeout,malformed,truncated,empty,empty_body",
+            "--retry-after",
+            "1",
+            "--seed",
+            "7",
+        ]
+        self.proc = subprocess.Popen(
+            args,
+            cwd=ROOT,
+            stdout=open(log, "wb"),  # noqa: SIM115
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -101,35 +121,84 @@ class Fleet:
     worker on the CPU queue; or, with --topology prefork, one prefork worker on both queues.
     Each worker is its own process group, and a kill takes the whole host (every worker of it)."""
 
-    def __init__(self, env: dict[str, str], logdir: Path, concurrency: int,
-                 topology: str = "campaign", llm_threads: int = 128) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        logdir: Path,
+        concurrency: int,
+        topology: str = "campaign",
+        llm_threads: int = 128,
+    ) -> None:
         self.env, self.logdir, self.concurrency = env, logdir, concurrency
         self.topology, self.llm_threads = topology, llm_threads
         self.workers: list[subprocess.Popen] = []
         self.started = 0
         self.beat = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "podium", "beat", "-l", "WARNING",
-             "-s", str(logdir / "beat-schedule")],
-            cwd=ROOT, env=env, stdout=open(logdir / "beat.log", "wb"),  # noqa: SIM115
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "podium",
+                "beat",
+                "-l",
+                "WARNING",
+                "-s",
+                str(logdir / "beat-schedule"),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=open(logdir / "beat.log", "wb"),  # noqa: SIM115
             stderr=subprocess.STDOUT,
-            start_new_session=True)
+            start_new_session=True,
+        )
 
     def _worker(self, name: str, pool: str, concurrency: int, queues: str) -> subprocess.Popen:
-        cmd = [sys.executable, "-m", "celery", "-A", "podium", "worker", "-l", "WARNING",
-               "-c", str(concurrency), "-P", pool, "-Q", queues,
-               "-n", f"{name}@%h", "--without-gossip", "--without-mingle"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "podium",
+            "worker",
+            "-l",
+            "WARNING",
+            "-c",
+            str(concurrency),
+            "-P",
+            pool,
+            "-Q",
+            queues,
+            "-n",
+            f"{name}@%h",
+            "--without-gossip",
+            "--without-mingle",
+        ]
         return subprocess.Popen(
-            cmd, cwd=ROOT, env=self.env, stdout=open(self.logdir / f"{name}.log", "wb"),  # noqa: SIM115
-            stderr=subprocess.STDOUT, start_new_session=True)
+            cmd,
+            cwd=ROOT,
+            env=self.env,
+            stdout=open(self.logdir / f"{name}.log", "wb"),  # noqa: SIM115
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def start(self) -> None:
         self.started += 1
         queue = self.env["PODIUM_QUEUE"]
         if self.topology == "campaign":
-            host = [self._worker(f"bench{self.started}-llm", "threads", self.llm_threads, f"{queue}-llm"),
-                    self._worker(f"bench{self.started}-cpu", "prefork", self.concurrency, queue)]
+            host = [
+                self._worker(
+                    f"bench{self.started}-llm", "threads", self.llm_threads, f"{queue}-llm"
+                ),
+                self._worker(f"bench{self.started}-cpu", "prefork", self.concurrency, queue),
+            ]
         else:  # both queues of jobs.queue on one prefork worker
-            host = [self._worker(f"bench{self.started}", "prefork", self.concurrency, f"{queue},{queue}-llm")]
+            host = [
+                self._worker(
+                    f"bench{self.started}", "prefork", self.concurrency, f"{queue},{queue}-llm"
+                )
+            ]
         self.workers.append(host)
 
     def kill_one(self, rng: random.Random) -> None:
@@ -156,18 +225,32 @@ class Fleet:
                 os.killpg(proc.pid, signal.SIGKILL)
 
 
-def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: float,
-            kill_every: float | None) -> dict:
+def run_job(
+    *,
+    label: str,
+    args,
+    env: dict[str, str],
+    logdir: Path,
+    fault_rate: float,
+    kill_every: float | None,
+) -> dict:
     from django.db.models import Count
 
     from catalog.models import Benchmark, ModelEntry
     from jobs import services
     from jobs.models import CachedResponse, ItemResult, Job, LLMCall
 
-    server = FakeServer(latency=args.latency, fault_rate=fault_rate, log=logdir / f"fake-{label}.log")
+    server = FakeServer(
+        latency=args.latency, fault_rate=fault_rate, log=logdir / f"fake-{label}.log"
+    )
     model = ModelEntry.objects.create(
-        slug=f"bench-{label}", display_name=f"bench {label}", litellm_model=f"openai/bench-{label}",
-        api_base=server.base_url, api_key_env="PODIUM_FAKE_LLM_KEY", params={"temperature": 0.6})
+        slug=f"bench-{label}",
+        display_name=f"bench {label}",
+        litellm_model=f"openai/bench-{label}",
+        api_base=server.base_url,
+        api_key_env="PODIUM_FAKE_LLM_KEY",
+        params={"temperature": 0.6},
+    )
     bench = Benchmark.objects.get(slug="bench/hipho-suite")
     fleet = Fleet(env, logdir, args.concurrency, args.topology, args.llm_threads)
     for _ in range(args.workers):
@@ -178,8 +261,9 @@ def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: 
     try:
         time.sleep(3)  # let the workers connect before the clock starts
         started = time.monotonic()
-        job = services.job_submit(models=[model], benchmarks=[bench], samples=args.samples,
-                                  name=f"bench faults {label}")
+        job = services.job_submit(
+            models=[model], benchmarks=[bench], samples=args.samples, name=f"bench faults {label}"
+        )
         next_kill = started + (kill_every or 0)
         last_report = started
         while True:
@@ -196,8 +280,11 @@ def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: 
                 kills += 1
                 next_kill = now + kill_every
             if now - last_report > 15:
-                print(f"  [{label}] {job.done_items + job.failed_items}/{job.total_items} items, "
-                      f"{kills} kills, {now - started:.0f} s", flush=True)
+                print(
+                    f"  [{label}] {job.done_items + job.failed_items}/{job.total_items} items, "
+                    f"{kills} kills, {now - started:.0f} s",
+                    flush=True,
+                )
                 last_report = now
             time.sleep(0.2)
         wall = time.monotonic() - started
@@ -209,27 +296,47 @@ def run_job(*, label: str, args, env: dict[str, str], logdir: Path, fault_rate: 
     rows = items.count()
     distinct = items.values("run", "item_key", "sample_index").distinct().count()
     needed = CachedResponse.objects.filter(model=model.litellm_model).count()
-    paid_rows = (LLMCall.objects.filter(run__job=job, cache_hit=False, error_class="")
-                 .values("request_hash").annotate(n=Count("id")).filter(n__gt=1).count())
+    paid_rows = (
+        LLMCall.objects.filter(run__job=job, cache_hit=False, error_class="")
+        .values("request_hash")
+        .annotate(n=Count("id"))
+        .filter(n__gt=1)
+        .count()
+    )
     logged_paid = LLMCall.objects.filter(run__job=job, cache_hit=False, error_class="").count()
     # calls sent and never closed (their worker died mid-call): counted, cost unknown
     open_intents = LLMCall.objects.filter(run__job=job, error_class="InFlight").count()
     # an evaluation is an item's trip to the model (paid or answered from the cache): more than
     # one per item means the item was evaluated again, even when no duplicate row remains
-    calls_per_item = (LLMCall.objects.filter(run__job=job, purpose="model").values("item_id")
-                      .annotate(n=Count("id")).filter(n__gt=1))
+    calls_per_item = (
+        LLMCall.objects.filter(run__job=job, purpose="model")
+        .values("item_id")
+        .annotate(n=Count("id"))
+        .filter(n__gt=1)
+    )
     duplicate_evaluations = sum(row["n"] - 1 for row in calls_per_item)
     return {
-        "label": label, "expected": job.total_items, "stored_done": items.filter(state="done").count(),
-        "stored_failed": items.filter(state="failed").count(), "rows": rows,
-        "duplicates": rows - distinct, "taken_over": items.filter(attempts__gt=1).count(),
-        "resumed": resumed, "kills": kills, "served": stats["requests"],
-        "successful": stats["successful"], "faults": stats["faults_total"], "needed": needed,
-        "paid_twice": stats["successful"] - needed, "logged_paid_twice": paid_rows,
-        "duplicate_evals": duplicate_evaluations, "peak_in_flight": stats.get("max_in_flight", 0),
+        "label": label,
+        "expected": job.total_items,
+        "stored_done": items.filter(state="done").count(),
+        "stored_failed": items.filter(state="failed").count(),
+        "rows": rows,
+        "duplicates": rows - distinct,
+        "taken_over": items.filter(attempts__gt=1).count(),
+        "resumed": resumed,
+        "kills": kills,
+        "served": stats["requests"],
+        "successful": stats["successful"],
+        "faults": stats["faults_total"],
+        "needed": needed,
+        "paid_twice": stats["successful"] - needed,
+        "logged_paid_twice": paid_rows,
+        "duplicate_evals": duplicate_evaluations,
+        "peak_in_flight": stats.get("max_in_flight", 0),
         "open_intents": open_intents,
         "billed_not_costed": max(0, stats["successful"] - logged_paid - open_intents),
-        "retried_calls": LLMCall.objects.filter(run__job=job, retries__gt=0).count(), "wall_s": wall,
+        "retried_calls": LLMCall.objects.filter(run__job=job, retries__gt=0).count(),
+        "wall_s": wall,
     }
 
 
@@ -242,12 +349,24 @@ def main() -> None:
     parser.add_argument("--kill-every", type=float, default=10.0)
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--topology", choices=["campaign", "prefork"], default="campaign")
-    parser.add_argument("--lease", type=int, default=4, help="item lease (s): a dead worker's items wait this long")
-    parser.add_argument("--llm-timeout", type=float, default=2.0,
-                        help="client timeout (s): keep it above --latency, or every call times out")
-    parser.add_argument("--llm-threads", type=int, default=128, help="calls in flight per host (campaign)")
-    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/podium_bench_faults")
-    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    parser.add_argument(
+        "--lease", type=int, default=4, help="item lease (s): a dead worker's items wait this long"
+    )
+    parser.add_argument(
+        "--llm-timeout",
+        type=float,
+        default=2.0,
+        help="client timeout (s): keep it above --latency, or every call times out",
+    )
+    parser.add_argument(
+        "--llm-threads", type=int, default=128, help="calls in flight per host (campaign)"
+    )
+    parser.add_argument(
+        "--database-url", default="postgres://postgres@127.0.0.1:5432/podium_bench_faults"
+    )
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
     args = parser.parse_args()
     if not (SHARED / "hipho").is_dir():
         sys.exit(f"HiPhO data not found at {SHARED / 'hipho'} (set PODIUM_SHARED_DATA)")
@@ -257,13 +376,19 @@ def main() -> None:
     logdir.mkdir(parents=True, exist_ok=True)
     queue = f"podium-bench-faults-{os.getpid()}"
     env = {
-        **os.environ, "DATABASE_URL": args.database_url, "REDIS_URL": args.redis_url,
-        "PODIUM_QUEUE": queue, "PODIUM_CACHE_PREFIX": queue,
+        **os.environ,
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "PODIUM_QUEUE": queue,
+        "PODIUM_CACHE_PREFIX": queue,
         "DJANGO_SETTINGS_MODULE": "podium.settings",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
-        "PODIUM_ITEM_LEASE_SECONDS": str(args.lease), "PODIUM_REAPER_INTERVAL_SECONDS": "1",
-        "PODIUM_LLM_TIMEOUT_SECONDS": str(args.llm_timeout), "PODIUM_LLM_BACKOFF_BASE_SECONDS": "0.2",
-        "PODIUM_MAX_ITEM_ATTEMPTS": "5", "PODIUM_FAKE_LLM_KEY": "sk-bench-faults",
+        "PODIUM_ITEM_LEASE_SECONDS": str(args.lease),
+        "PODIUM_REAPER_INTERVAL_SECONDS": "1",
+        "PODIUM_LLM_TIMEOUT_SECONDS": str(args.llm_timeout),
+        "PODIUM_LLM_BACKOFF_BASE_SECONDS": "0.2",
+        "PODIUM_MAX_ITEM_ATTEMPTS": "5",
+        "PODIUM_FAKE_LLM_KEY": "sk-bench-faults",
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
     }
     os.environ.update(env)
@@ -276,38 +401,73 @@ def main() -> None:
     from catalog.models import Benchmark
 
     call_command("migrate", verbosity=0)
-    Benchmark.objects.create(slug="bench/hipho-suite", name="HiPhO suite (bench)", family="hipho",
-                             config={"source": "dir", "path": str(SHARED / "hipho"), "exam": "suite"})
+    Benchmark.objects.create(
+        slug="bench/hipho-suite",
+        name="HiPhO suite (bench)",
+        family="hipho",
+        config={"source": "dir", "path": str(SHARED / "hipho"), "exam": "suite"},
+    )
     try:
-        clean = run_job(label="clean", args=args, env=env, logdir=logdir, fault_rate=0.0,
-                        kill_every=None)
-        faulty = run_job(label="faults", args=args, env=env, logdir=logdir,
-                         fault_rate=args.fault_rate, kill_every=args.kill_every)
+        clean = run_job(
+            label="clean", args=args, env=env, logdir=logdir, fault_rate=0.0, kill_every=None
+        )
+        faulty = run_job(
+            label="faults",
+            args=args,
+            env=env,
+            logdir=logdir,
+            fault_rate=args.fault_rate,
+            kill_every=args.kill_every,
+        )
     finally:
         import redis
 
         redis.Redis.from_url(args.redis_url).delete(queue, f"{queue}-llm")
 
-    shape = (f"{args.workers} hosts x ({args.llm_threads} LLM threads + {args.concurrency} CPU processes)"
-             if args.topology == "campaign" else f"{args.workers} workers x {args.concurrency} processes")
-    print(f"\nHiPhO suite x {args.samples} samples, {shape}, latency {args.latency} s, "
-          f"kill every {args.kill_every} s, database {args.database_url.split(':')[0]}")
-    cols = ["expected", "stored_done", "stored_failed", "duplicates", "duplicate_evals", "taken_over",
-            "resumed", "kills", "served", "successful", "faults", "needed", "paid_twice",
-            "logged_paid_twice", "open_intents", "billed_not_costed", "retried_calls", "peak_in_flight",
-            "wall_s"]
+    shape = (
+        f"{args.workers} hosts x ({args.llm_threads} LLM threads + {args.concurrency} CPU processes)"
+        if args.topology == "campaign"
+        else f"{args.workers} workers x {args.concurrency} processes"
+    )
+    print(
+        f"\nHiPhO suite x {args.samples} samples, {shape}, latency {args.latency} s, "
+        f"kill every {args.kill_every} s, database {args.database_url.split(':')[0]}"
+    )
+    cols = [
+        "expected",
+        "stored_done",
+        "stored_failed",
+        "duplicates",
+        "duplicate_evals",
+        "taken_over",
+        "resumed",
+        "kills",
+        "served",
+        "successful",
+        "faults",
+        "needed",
+        "paid_twice",
+        "logged_paid_twice",
+        "open_intents",
+        "billed_not_costed",
+        "retried_calls",
+        "peak_in_flight",
+        "wall_s",
+    ]
     print(f"{'':22}{'no faults':>12}{'faults+kills':>14}")
     for c in cols:
         a, b = clean[c], faulty[c]
         fmt = (lambda v: f"{v:.1f}") if c == "wall_s" else str
         print(f"{c:22}{fmt(a):>12}{fmt(b):>14}")
-    print(f"\nitems expected: {faulty['expected']}, stored: {faulty['stored_done'] + faulty['stored_failed']}, "
-          f"items lost: {faulty['expected'] - faulty['stored_done'] - faulty['stored_failed']}, "
-          f"duplicate rows: {faulty['duplicates']}, duplicate evaluations: {faulty['duplicate_evals']}, "
-          f"billed calls missing from cost records: {faulty['billed_not_costed']}, "
-          f"calls paid twice: {faulty['paid_twice']} "
-          f"(<= one per process in flight at each of {faulty['kills']} kills), "
-          f"wall time with faults / without: {faulty['wall_s'] / clean['wall_s']:.2f}")
+    print(
+        f"\nitems expected: {faulty['expected']}, stored: {faulty['stored_done'] + faulty['stored_failed']}, "
+        f"items lost: {faulty['expected'] - faulty['stored_done'] - faulty['stored_failed']}, "
+        f"duplicate rows: {faulty['duplicates']}, duplicate evaluations: {faulty['duplicate_evals']}, "
+        f"billed calls missing from cost records: {faulty['billed_not_costed']}, "
+        f"calls paid twice: {faulty['paid_twice']} "
+        f"(<= one per process in flight at each of {faulty['kills']} kills), "
+        f"wall time with faults / without: {faulty['wall_s'] / clean['wall_s']:.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -44,8 +44,11 @@ def play(names: list[str], seed: int) -> tuple[HanabiGame, int]:
 
 def selfplay(bots: list[str], seeds: int) -> list[dict]:
     rows = []
-    print(f"{'bot':<13}{'p':>2}  {'HLE mean±SE':>13}  {'fireworks':>9}  {'bomb%':>5}  "
-          f"{'no-rule games':>13}  {'ms/game':>7}", flush=True)
+    print(
+        f"{'bot':<13}{'p':>2}  {'HLE mean±SE':>13}  {'fireworks':>9}  {'bomb%':>5}  "
+        f"{'no-rule games':>13}  {'ms/game':>7}",
+        flush=True,
+    )
     for name in bots:
         for players in (2, 3, 4, 5):
             t0 = time.perf_counter()
@@ -56,12 +59,25 @@ def selfplay(bots: list[str], seeds: int) -> list[dict]:
             fw, fw_se = mean_se([float(g.fireworks_score) for g in games])
             bomb = sum(g.end_reason() == "bomb" for g in games) / seeds
             no_rule = sum(d > 0 for _, d in results)
-            rows.append({"bot": name, "players": players, "seeds": seeds, "hle_mean": hle,
-                         "hle_se": se, "fireworks_mean": fw, "fireworks_se": fw_se,
-                         "bomb_rate": bomb, "games_with_no_rule_fired": no_rule,
-                         "ms_per_game": ms})
-            print(f"{name:<13}{players:>2}  {hle:>7.2f}±{se:<5.2f}  {fw:>9.2f}  "
-                  f"{100 * bomb:>5.1f}  {no_rule:>13}  {ms:>7.1f}", flush=True)
+            rows.append(
+                {
+                    "bot": name,
+                    "players": players,
+                    "seeds": seeds,
+                    "hle_mean": hle,
+                    "hle_se": se,
+                    "fireworks_mean": fw,
+                    "fireworks_se": fw_se,
+                    "bomb_rate": bomb,
+                    "games_with_no_rule_fired": no_rule,
+                    "ms_per_game": ms,
+                }
+            )
+            print(
+                f"{name:<13}{players:>2}  {hle:>7.2f}±{se:<5.2f}  {fw:>9.2f}  "
+                f"{100 * bomb:>5.1f}  {no_rule:>13}  {ms:>7.1f}",
+                flush=True,
+            )
     return rows
 
 
@@ -75,8 +91,16 @@ def crossplay(bots: list[str], seeds: int) -> list[dict]:
             games = [play([a, b], seed)[0] for seed in range(seeds)]
             m, se = mean_se([float(g.hle_score) for g in games])
             fw, _ = mean_se([float(g.fireworks_score) for g in games])
-            rows.append({"seat0": a, "seat1": b, "seeds": seeds, "hle_mean": m, "hle_se": se,
-                         "fireworks_mean": fw})
+            rows.append(
+                {
+                    "seat0": a,
+                    "seat1": b,
+                    "seeds": seeds,
+                    "hle_mean": m,
+                    "hle_se": se,
+                    "fireworks_mean": fw,
+                }
+            )
             cells.append(f"{m:>8.2f}±{se:<4.2f}")
         print(f"{a:<13}" + "".join(f"{c:>14}" for c in cells), flush=True)
     return rows

@@ -61,13 +61,17 @@ def main() -> None:
     args = ap.parse_args()
     raw, raw_moves = openspiel_random_rate(args.players, args.seconds)
     print(f"{args.players} players, CPU time per core (process_time), {args.seconds:.0f}s each")
-    print(f"OpenSpiel raw random play : {raw:9.1f} games/s/core  ({raw_moves:.0f} moves/game, "
-          f"{raw * raw_moves:,.0f} moves/s)")
+    print(
+        f"OpenSpiel raw random play : {raw:9.1f} games/s/core  ({raw_moves:.0f} moves/game, "
+        f"{raw * raw_moves:,.0f} moves/s)"
+    )
     for bot in args.bots.split(","):
         rate, per_game = bot_rate(bot, args.players, args.seconds)
-        print(f"bot self-play {bot:<12}: {rate:9.1f} games/s/core  ({per_game:.0f} moves/game, "
-              f"{rate * per_game:,.0f} moves/s)  ratio to raw games/s {rate / raw:.4f}, "
-              f"moves/s {rate * per_game / (raw * raw_moves):.3f}")
+        print(
+            f"bot self-play {bot:<12}: {rate:9.1f} games/s/core  ({per_game:.0f} moves/game, "
+            f"{rate * per_game:,.0f} moves/s)  ratio to raw games/s {rate / raw:.4f}, "
+            f"moves/s {rate * per_game / (raw * raw_moves):.3f}"
+        )
 
 
 if __name__ == "__main__":

@@ -65,8 +65,18 @@ def _get_json(url: str, method: str = "GET") -> Any:
 def start_fake_server(latency: float) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.fakes.openai_server", "--port", str(port),
-         "--latency", str(latency)], cwd=ROOT, stdout=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "tests.fakes.openai_server",
+            "--port",
+            str(port),
+            "--latency",
+            str(latency),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+    )
     root = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 15
     while True:
@@ -80,8 +90,15 @@ def start_fake_server(latency: float) -> tuple[subprocess.Popen[bytes], str]:
             time.sleep(0.05)
 
 
-def worker(index: int, server_root: str, calls: int, lane_delays: list[float], ready: Any,
-           go: Any, results: Any) -> None:
+def worker(
+    index: int,
+    server_root: str,
+    calls: int,
+    lane_delays: list[float],
+    ready: Any,
+    go: Any,
+    results: Any,
+) -> None:
     """One worker process: its own Gateway and one lane per in-flight call; a lane makes
     its calls one after another, starting after its delay."""
     from evaluators.base import ModelConfig
@@ -89,10 +106,17 @@ def worker(index: int, server_root: str, calls: int, lane_delays: list[float], r
 
     records: list[CallRecord] = []
     gateway = Gateway(cache=InMemoryResponseCache(), on_call=records.append)
-    model = ModelConfig(slug="bench", model="openai/gpt-4o-mini", api_base=server_root + "/v1",
-                        api_key_env=KEY_ENV, params={"temperature": 0.0, "max_tokens": 256})
-    prompt = ("You are playing chess as White. The position is given in FEN. "
-              "Reply with one move in UCI notation. ")
+    model = ModelConfig(
+        slug="bench",
+        model="openai/gpt-4o-mini",
+        api_base=server_root + "/v1",
+        api_key_env=KEY_ENV,
+        params={"temperature": 0.0, "max_tokens": 256},
+    )
+    prompt = (
+        "You are playing chess as White. The position is given in FEN. "
+        "Reply with one move in UCI notation. "
+    )
 
     in_flight = len(lane_delays)
 
@@ -103,10 +127,16 @@ def worker(index: int, server_root: str, calls: int, lane_delays: list[float], r
             await asyncio.sleep(delay)
             for i in numbers:  # shared: each call number is taken by exactly one lane
                 await gateway.acomplete(
-                    [{"role": "system", "content": prompt},
-                     {"role": "user", "content": f"{tag} worker {index} call {i}: "
-                      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}],
-                    model=model)
+                    [
+                        {"role": "system", "content": prompt},
+                        {
+                            "role": "user",
+                            "content": f"{tag} worker {index} call {i}: "
+                            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                        },
+                    ],
+                    model=model,
+                )
 
         await asyncio.gather(*(lane(delay) for delay in delays))
 
@@ -141,9 +171,12 @@ def measure_server_alone(server_root: str, *, calls: int, in_flight: int) -> dic
         gate = asyncio.Semaphore(in_flight)
         connector = aiohttp.TCPConnector(limit=in_flight)
         async with aiohttp.ClientSession(connector=connector) as session:
+
             async def one() -> None:
-                async with gate, session.post(server_root + "/v1/chat/completions",
-                                        json=body) as response:
+                async with (
+                    gate,
+                    session.post(server_root + "/v1/chat/completions", json=body) as response,
+                ):
                     await response.read()
 
             await asyncio.gather(*(one() for _ in range(in_flight)))  # open the connections
@@ -155,13 +188,22 @@ def measure_server_alone(server_root: str, *, calls: int, in_flight: int) -> dic
     wall = asyncio.run(main())
     stats = _get_json(server_root + "/stats")
     served = stats["successful"]
-    return {"label": "fake server alone (aiohttp client)", "processes": 1,
-            "in_flight": in_flight, "calls": served, "wall": wall, "rate": served / wall,
-            "cpu_ms": float("nan"), "served": served, "max_in_flight": stats["max_in_flight"]}
+    return {
+        "label": "fake server alone (aiohttp client)",
+        "processes": 1,
+        "in_flight": in_flight,
+        "calls": served,
+        "wall": wall,
+        "rate": served / wall,
+        "cpu_ms": float("nan"),
+        "served": served,
+        "max_in_flight": stats["max_in_flight"],
+    }
 
 
-def measure(server_root: str, *, calls: int, in_flight: int, processes: int, latency: float,
-            stagger: bool) -> dict[str, Any]:
+def measure(
+    server_root: str, *, calls: int, in_flight: int, processes: int, latency: float, stagger: bool
+) -> dict[str, Any]:
     _get_json(server_root + "/reset", method="POST")
     ctx = multiprocessing.get_context("spawn")
     ready, go, results = ctx.Queue(), ctx.Event(), ctx.Queue()
@@ -173,8 +215,10 @@ def measure(server_root: str, *, calls: int, in_flight: int, processes: int, lat
     lanes: list[list[float]] = [[] for _ in range(processes)]
     for k in range(in_flight):
         lanes[k % processes].append(k * latency / in_flight if stagger else 0.0)
-    children = [ctx.Process(target=worker, args=(i, server_root, shares[i], lanes[i], ready,
-                                                 go, results)) for i in range(processes)]
+    children = [
+        ctx.Process(target=worker, args=(i, server_root, shares[i], lanes[i], ready, go, results))
+        for i in range(processes)
+    ]
     for child in children:
         child.start()
     try:
@@ -192,10 +236,17 @@ def measure(server_root: str, *, calls: int, in_flight: int, processes: int, lat
     wall = max(r["end"] for r in reports) - min(r["start"] for r in reports)
     ok = sum(r["ok"] for r in reports)
     label = "gateway (litellm)" + ("" if stagger else ", all lanes start at once")
-    return {"label": label, "processes": processes, "in_flight": in_flight,
-            "calls": ok, "wall": wall,
-            "rate": ok / wall, "cpu_ms": 1000 * sum(r["cpu"] for r in reports) / ok,
-            "served": served["successful"], "max_in_flight": served["max_in_flight"]}
+    return {
+        "label": label,
+        "processes": processes,
+        "in_flight": in_flight,
+        "calls": ok,
+        "wall": wall,
+        "rate": ok / wall,
+        "cpu_ms": 1000 * sum(r["cpu"] for r in reports) / ok,
+        "served": served["successful"],
+        "max_in_flight": served["max_in_flight"],
+    }
 
 
 def main() -> None:
@@ -206,10 +257,14 @@ def main() -> None:
     # 4 plain processes x 8 in flight (not Celery workers): the CPU each call costs in litellm
     # queues behind fewer neighbours than with 2 x 16.
     parser.add_argument("--processes", type=int, default=4)
-    parser.add_argument("--skip-single", action="store_true",
-                        help="do not measure the single-process figure")
-    parser.add_argument("--skip-unstaggered", action="store_true",
-                        help="do not measure the variant whose lanes all start at once")
+    parser.add_argument(
+        "--skip-single", action="store_true", help="do not measure the single-process figure"
+    )
+    parser.add_argument(
+        "--skip-unstaggered",
+        action="store_true",
+        help="do not measure the variant whose lanes all start at once",
+    )
     args = parser.parse_args()
     os.environ.setdefault(KEY_ENV, "sk-bench-not-a-real-key")
     ideal = args.in_flight / args.latency
@@ -230,22 +285,32 @@ def main() -> None:
         server.terminate()
         server.wait(10)
 
-    print(f"LLM gateway throughput: {args.calls} calls, {args.in_flight} in flight, fake "
-          f"endpoint latency {args.latency * 1000:.0f} ms, {os.cpu_count()} CPUs")
-    print(f"{'client':<48} {'processes':>9} {'in flight each':>14} {'calls':>6} {'wall s':>7} "
-          f"{'calls/s':>8} {'ideal/s':>8} {'ratio':>6} {'CPU ms/call':>11} "
-          f"{'max at server':>13}")
+    print(
+        f"LLM gateway throughput: {args.calls} calls, {args.in_flight} in flight, fake "
+        f"endpoint latency {args.latency * 1000:.0f} ms, {os.cpu_count()} CPUs"
+    )
+    print(
+        f"{'client':<48} {'processes':>9} {'in flight each':>14} {'calls':>6} {'wall s':>7} "
+        f"{'calls/s':>8} {'ideal/s':>8} {'ratio':>6} {'CPU ms/call':>11} "
+        f"{'max at server':>13}"
+    )
     for row in rows:
         each = row["in_flight"] / row["processes"]
-        print(f"{row['label']:<48} {row['processes']:>9} {each:>14.0f} {row['calls']:>6} "
-              f"{row['wall']:>7.2f} {row['rate']:>8.1f} {ideal:>8.1f} {row['rate'] / ideal:>6.3f} "
-              f"{row['cpu_ms']:>11.2f} {row['max_in_flight']:>13}")
+        print(
+            f"{row['label']:<48} {row['processes']:>9} {each:>14.0f} {row['calls']:>6} "
+            f"{row['wall']:>7.2f} {row['rate']:>8.1f} {ideal:>8.1f} {row['rate'] / ideal:>6.3f} "
+            f"{row['cpu_ms']:>11.2f} {row['max_in_flight']:>13}"
+        )
         if row["served"] != row["calls"]:
             print(f"  note: the server answered {row['served']} requests for {row['calls']} calls")
-    print(f"fake server CPU: {server_ms:.2f} ms per request; load average before the run: "
-          f"{load[0]:.2f} (the CPUs are shared: a busy machine lowers every figure)")
-    print(f"ratio achieved/ideal: {rows[0]['rate'] / ideal:.3f} for the gateway alone in "
-          f"{args.processes} plain processes (goal >= 0.9; bench/campaign.py measures the workers)")
+    print(
+        f"fake server CPU: {server_ms:.2f} ms per request; load average before the run: "
+        f"{load[0]:.2f} (the CPUs are shared: a busy machine lowers every figure)"
+    )
+    print(
+        f"ratio achieved/ideal: {rows[0]['rate'] / ideal:.3f} for the gateway alone in "
+        f"{args.processes} plain processes (goal >= 0.9; bench/campaign.py measures the workers)"
+    )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,24 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_MS = 100.0
 N_MODELS, N_BENCHMARKS = 200, 20
-HIPHO_EXAMS = ["ipho-2025", "ipho-2024", "apho-2025", "eupho-2025", "eupho-2024", "nbpho-2025", "panpho-2025"]
-HANABI = [(2, "watson"), (2, "sherlock"), (2, "mycroft"), (3, "watson"), (3, "mycroft"), (4, "sherlock"), (5, "mycroft")]
+HIPHO_EXAMS = [
+    "ipho-2025",
+    "ipho-2024",
+    "apho-2025",
+    "eupho-2025",
+    "eupho-2024",
+    "nbpho-2025",
+    "panpho-2025",
+]
+HANABI = [
+    (2, "watson"),
+    (2, "sherlock"),
+    (2, "mycroft"),
+    (3, "watson"),
+    (3, "mycroft"),
+    (4, "sherlock"),
+    (5, "mycroft"),
+]
 CHESS = ["best_move", "mc_best", "mc_worst", "legal_moves", "puzzles", "games"]
 
 
@@ -41,7 +57,8 @@ INSERT_ITEMS = (
     "scores, details, transcript, error, finished_at) "
     "SELECT r.id, 'item-' || lpad(k::text, 4, '0'), 0, 'done', '', 1, round(((k %% 7) / 6.0)::numeric, 3), "
     "'{}'::jsonb, %s::jsonb, %s::jsonb, '', %s "
-    "FROM jobs_run r CROSS JOIN generate_series(0, %s) AS k WHERE r.id BETWEEN %s AND %s ORDER BY r.id, k")
+    "FROM jobs_run r CROSS JOIN generate_series(0, %s) AS k WHERE r.id BETWEEN %s AND %s ORDER BY r.id, k"
+)
 
 
 def log(msg: str) -> None:
@@ -64,9 +81,14 @@ def drop_database(host: str, name: str) -> None:
 
 
 def django_env(database_url: str) -> dict[str, str]:
-    return {**os.environ, "DATABASE_URL": database_url, "DEBUG": "false",
-            "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
-            "DJANGO_SETTINGS_MODULE": "podium.settings", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DEBUG": "false",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
+        "DJANGO_SETTINGS_MODULE": "podium.settings",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    }
 
 
 def _config(family: str, spec) -> dict:
@@ -83,35 +105,98 @@ def metrics_for(family: str, spec, rng: random.Random, skill: float) -> dict:
         full = 30.0
         score = max(0.0, min(full, skill * full + rng.gauss(0, 2)))
         se = 0.5 + rng.random()
-        medal = "gold" if score >= 20 else "silver" if score >= 15 else "bronze" if score >= 10 else "none"
+        medal = (
+            "gold"
+            if score >= 20
+            else "silver"
+            if score >= 15
+            else "bronze"
+            if score >= 10
+            else "none"
+        )
         pg = min(1.0, max(0.0, (score - 17) / 6))
-        return {"score": score, "score_se": se, "n_items": 250, "n_failed": 0, "exam_id": spec,
-                "exam_name": spec.upper(), "full_marks": full, "human_full": full,
-                "score_ci95": [score - 2 * se, score + 2 * se], "medal": medal,
-                "medal_probs": {"gold": pg, "silver": (1 - pg) / 2, "bronze": (1 - pg) / 4, "none": (1 - pg) / 4},
-                "cutoffs": {"gold": 20.0, "silver": 15.0, "bronze": 10.0, "top_human": 28.0},
-                "share_of_top_human": score / 28, "answer_level_only": False,
-                "problems": {f"T{i}": {"full": 10.0, "A": score / 3, "S": score / 3, "P": score / 3, "best_scheme": 0}
-                             for i in range(1, 4)}}
+        return {
+            "score": score,
+            "score_se": se,
+            "n_items": 250,
+            "n_failed": 0,
+            "exam_id": spec,
+            "exam_name": spec.upper(),
+            "full_marks": full,
+            "human_full": full,
+            "score_ci95": [score - 2 * se, score + 2 * se],
+            "medal": medal,
+            "medal_probs": {
+                "gold": pg,
+                "silver": (1 - pg) / 2,
+                "bronze": (1 - pg) / 4,
+                "none": (1 - pg) / 4,
+            },
+            "cutoffs": {"gold": 20.0, "silver": 15.0, "bronze": 10.0, "top_human": 28.0},
+            "share_of_top_human": score / 28,
+            "answer_level_only": False,
+            "problems": {
+                f"T{i}": {
+                    "full": 10.0,
+                    "A": score / 3,
+                    "S": score / 3,
+                    "P": score / 3,
+                    "best_scheme": 0,
+                }
+                for i in range(1, 4)
+            },
+        }
     if family == "hanabi":
         players, setting = spec
         score = max(0.0, min(25.0, skill * 25 + rng.gauss(0, 1.5)))
-        return {"score": score, "score_se": 0.4 + rng.random(), "n_items": 250, "n_failed": 0,
-                "players": players, "setting": setting, "mode": "self", "partners": [],
-                "mean_hle_score": score * 0.8, "hle_score_se": 0.5, "perfect_rate": skill / 5,
-                "bomb_rate": (1 - skill) / 3, "mean_turns": 60.0, "invalid_replies": 3, "fallbacks": 1,
-                "mean_regret": None, "games": 250}
+        return {
+            "score": score,
+            "score_se": 0.4 + rng.random(),
+            "n_items": 250,
+            "n_failed": 0,
+            "players": players,
+            "setting": setting,
+            "mode": "self",
+            "partners": [],
+            "mean_hle_score": score * 0.8,
+            "hle_score_se": 0.5,
+            "perfect_rate": skill / 5,
+            "bomb_rate": (1 - skill) / 3,
+            "mean_turns": 60.0,
+            "invalid_replies": 3,
+            "fallbacks": 1,
+            "mean_regret": None,
+            "games": 250,
+        }
     task = spec
     score = 800 + 1200 * skill if task == "games" else 100 * skill
-    m = {"score": score, "score_se": 40.0 if task == "games" else 2.0, "n_items": 250, "n_failed": 0,
-         "task": task, "accuracy": 100 * skill, "acpl": 200 * (1 - skill),
-         "move_classes": {"best": int(100 * skill), "excellent": 20, "good": 20, "inaccuracy": 10,
-                          "mistake": 5, "blunder": int(20 * (1 - skill))},
-         "legal_first_try": 0.8 + skill / 5, "legal_final": 0.95, "parse_failures": 2,
-         "hallucination_rate": 0.1 * (1 - skill), "percentile_rank_mean": 100 * skill}
+    m = {
+        "score": score,
+        "score_se": 40.0 if task == "games" else 2.0,
+        "n_items": 250,
+        "n_failed": 0,
+        "task": task,
+        "accuracy": 100 * skill,
+        "acpl": 200 * (1 - skill),
+        "move_classes": {
+            "best": int(100 * skill),
+            "excellent": 20,
+            "good": 20,
+            "inaccuracy": 10,
+            "mistake": 5,
+            "blunder": int(20 * (1 - skill)),
+        },
+        "legal_first_try": 0.8 + skill / 5,
+        "legal_final": 0.95,
+        "parse_failures": 2,
+        "hallucination_rate": 0.1 * (1 - skill),
+        "percentile_rank_mean": 100 * skill,
+    }
     if task == "puzzles":
-        m["puzzle_accuracy_by_band"] = {b: {"n": 50, "solved": int(50 * skill), "rate": skill}
-                                        for b in ("<1000", "1000-1500", "1500-2000", ">=2000")}
+        m["puzzle_accuracy_by_band"] = {
+            b: {"n": 50, "solved": int(50 * skill), "rate": skill}
+            for b in ("<1000", "1000-1500", "1500-2000", ">=2000")
+        }
     if task == "games":
         m.update(elo=score, elo_ci95=[score - 80, score + 80], wins=10, draws=5, losses=10)
     return m
@@ -131,48 +216,92 @@ def seed(database_url: str, n_items: int) -> None:
 
     rng = random.Random(7)
     orgs = [f"Org {i}" for i in range(12)]
-    models = ModelEntry.objects.bulk_create([
-        ModelEntry(slug=f"model-{i:03d}", display_name=f"Model {i:03d}", litellm_model=f"openai/model-{i:03d}",
-                   organisation=orgs[i % len(orgs)], open_weights=i % 3 == 0,
-                   parameter_count_b=float(2 ** (i % 10)), modality="vision" if i % 4 == 0 else "text")
-        for i in range(N_MODELS)])
-    specs = ([("hipho", e, f"hipho/{e}") for e in HIPHO_EXAMS]
-             + [("hanabi", c, f"hanabi/{c[0]}p-{c[1]}") for c in HANABI]
-             + [("chess", t, f"chess/{t}") for t in CHESS])
+    models = ModelEntry.objects.bulk_create(
+        [
+            ModelEntry(
+                slug=f"model-{i:03d}",
+                display_name=f"Model {i:03d}",
+                litellm_model=f"openai/model-{i:03d}",
+                organisation=orgs[i % len(orgs)],
+                open_weights=i % 3 == 0,
+                parameter_count_b=float(2 ** (i % 10)),
+                modality="vision" if i % 4 == 0 else "text",
+            )
+            for i in range(N_MODELS)
+        ]
+    )
+    specs = (
+        [("hipho", e, f"hipho/{e}") for e in HIPHO_EXAMS]
+        + [("hanabi", c, f"hanabi/{c[0]}p-{c[1]}") for c in HANABI]
+        + [("chess", t, f"chess/{t}") for t in CHESS]
+    )
     assert len(specs) == N_BENCHMARKS
-    benches = Benchmark.objects.bulk_create([
-        Benchmark(slug=slug, name=slug, family=fam, config=_config(fam, spec)) for fam, spec, slug in specs])
+    benches = Benchmark.objects.bulk_create(
+        [
+            Benchmark(slug=slug, name=slug, family=fam, config=_config(fam, spec))
+            for fam, spec, slug in specs
+        ]
+    )
     now = timezone.now()
-    jobs = Job.objects.bulk_create([
-        Job(name=f"bench {b.slug}", status=Job.Status.DONE, samples=1, total_items=0) for b in benches])
+    jobs = Job.objects.bulk_create(
+        [
+            Job(name=f"bench {b.slug}", status=Job.Status.DONE, samples=1, total_items=0)
+            for b in benches
+        ]
+    )
     skills = [rng.random() for _ in models]
     runs = []
     per_run = max(1, n_items // (N_MODELS * N_BENCHMARKS))
     for (fam, spec, _), bench, job in zip(specs, benches, jobs):
         for model, skill in zip(models, skills):
             metrics = metrics_for(fam, spec, rng, skill)
-            runs.append(Run(job=job, model=model, benchmark=bench, status=Run.Status.DONE,
-                            spec={"benchmark_version": "1", "prompt_hash": "p" * 16, "grader_version": "1",
-                                  "code_version": "bench", "config": bench.config},
-                            spec_hash="s" * 64, metrics=metrics, score=metrics["score"],
-                            score_se=metrics["score_se"], total_items=per_run, done_items=per_run,
-                            input_tokens=100_000, output_tokens=50_000, cost_usd=rng.random() * 5,
-                            finished_at=now, aggregated_at=now))
+            runs.append(
+                Run(
+                    job=job,
+                    model=model,
+                    benchmark=bench,
+                    status=Run.Status.DONE,
+                    spec={
+                        "benchmark_version": "1",
+                        "prompt_hash": "p" * 16,
+                        "grader_version": "1",
+                        "code_version": "bench",
+                        "config": bench.config,
+                    },
+                    spec_hash="s" * 64,
+                    metrics=metrics,
+                    score=metrics["score"],
+                    score_se=metrics["score_se"],
+                    total_items=per_run,
+                    done_items=per_run,
+                    input_tokens=100_000,
+                    output_tokens=50_000,
+                    cost_usd=rng.random() * 5,
+                    finished_at=now,
+                    aggregated_at=now,
+                )
+            )
     Run.objects.bulk_create(runs, batch_size=1000)
     Job.objects.update(total_items=per_run * N_MODELS, done_items=per_run * N_MODELS)
     log(f"seeded {len(models)} models, {len(benches)} benchmarks, {len(runs)} runs; copying items")
     run_ids = list(Run.objects.order_by("id").values_list("id", flat=True))
-    transcript = json.dumps([{"role": "prompt", "text": "Solve the problem. " * 10},
-                             {"role": "reply", "text": "The answer is 42. " * 20},
-                             {"role": "grading", "text": "numeric match"}])
+    transcript = json.dumps(
+        [
+            {"role": "prompt", "text": "Solve the problem. " * 10},
+            {"role": "reply", "text": "The answer is 42. " * 20},
+            {"role": "grading", "text": "numeric match"},
+        ]
+    )
     started = time.perf_counter()
     # Rows are generated inside PostgreSQL (INSERT ... SELECT over generate_series): nothing
     # crosses the socket, so 5,000,000 rows take minutes instead of an hour of COPY from Python.
     with connection.cursor() as cur:
         for i in range(0, len(run_ids), 400):
-            chunk = run_ids[i:i + 400]
-            cur.execute(INSERT_ITEMS, [json.dumps({"note": "bench"}), transcript, now, per_run - 1,
-                                       chunk[0], chunk[-1]])
+            chunk = run_ids[i : i + 400]
+            cur.execute(
+                INSERT_ITEMS,
+                [json.dumps({"note": "bench"}), transcript, now, per_run - 1, chunk[0], chunk[-1]],
+            )
             log(f"  items of runs {i + 1}-{i + len(chunk)} of {len(run_ids)} inserted")
         cur.execute("ANALYZE")
     log(f"copied {per_run * len(run_ids):,} item results in {time.perf_counter() - started:.1f} s")
@@ -191,12 +320,30 @@ def urls(database_url: str) -> list[str]:
         job_id = q("SELECT id FROM jobs_job ORDER BY id LIMIT 1")
         bench_id = q("SELECT id FROM catalog_benchmark ORDER BY id LIMIT 1")
     return [
-        "/", "/?sort=size&dir=asc&org=Org+3", "/?page=3", "/hipho/", "/hipho/exams/ipho-2025/", "/hanabi/",
-        "/chess/", "/models/model-042/", f"/benchmarks/{bench_id}/", f"/runs/{run_id}/",
-        f"/runs/{run_id}/?page=3", f"/items/{item_id}/", "/jobs/", f"/jobs/{job_id}/",
-        f"/jobs/{job_id}/progress.json", f"/jobs/{job_id}/progress.json?runs=1", "/api/leaderboard", "/api/leaderboards/hipho",
-        "/api/models/model-042", f"/api/runs/{run_id}", f"/api/runs/{run_id}/items", f"/api/items/{item_id}",
-        "/api/jobs", f"/api/jobs/{job_id}",
+        "/",
+        "/?sort=size&dir=asc&org=Org+3",
+        "/?page=3",
+        "/hipho/",
+        "/hipho/exams/ipho-2025/",
+        "/hanabi/",
+        "/chess/",
+        "/models/model-042/",
+        f"/benchmarks/{bench_id}/",
+        f"/runs/{run_id}/",
+        f"/runs/{run_id}/?page=3",
+        f"/items/{item_id}/",
+        "/jobs/",
+        f"/jobs/{job_id}/",
+        f"/jobs/{job_id}/progress.json",
+        f"/jobs/{job_id}/progress.json?runs=1",
+        "/api/leaderboard",
+        "/api/leaderboards/hipho",
+        "/api/models/model-042",
+        f"/api/runs/{run_id}",
+        f"/api/runs/{run_id}/items",
+        f"/api/items/{item_id}",
+        "/api/jobs",
+        f"/api/jobs/{job_id}",
     ]
 
 
@@ -204,9 +351,24 @@ def start_gunicorn(database_url: str, port: int, workers: int, threads: int) -> 
     env = django_env(database_url)
     env["DB_CONN_MAX_AGE"] = "600"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "podium.wsgi:application", "-b", f"127.0.0.1:{port}",
-         "-w", str(workers), "--threads", str(threads), "--log-level", "warning"],
-        cwd=ROOT, env=env, start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "podium.wsgi:application",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            str(workers),
+            "--threads",
+            str(threads),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -255,7 +417,14 @@ def load(port: int, paths: list[str], clients: int, per_url: int) -> dict[str, l
     return results
 
 
-CACHED_PAGES = ("/", "/hipho/", "/hipho/exams/ipho-2025/", "/hanabi/", "/chess/", "/models/model-042/")
+CACHED_PAGES = (
+    "/",
+    "/hipho/",
+    "/hipho/exams/ipho-2025/",
+    "/hanabi/",
+    "/chess/",
+    "/models/model-042/",
+)
 
 
 def cold(port: int, repeats: int = 5) -> dict[str, list[float]]:
@@ -298,15 +467,36 @@ def main() -> None:
     if not args.reuse:
         log(f"creating database {args.db}")
         create_database(args.host, args.db)
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
-                       env=django_env(database_url), check=True)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=django_env(database_url),
+            check=True,
+        )
         started = time.perf_counter()
-        subprocess.run([sys.executable, __file__, "--seed-only", "--db", args.db, "--host", args.host,
-                        "--items", str(args.items)], cwd=ROOT, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--seed-only",
+                "--db",
+                args.db,
+                "--host",
+                args.host,
+                "--items",
+                str(args.items),
+            ],
+            cwd=ROOT,
+            check=True,
+        )
         log(f"seeding took {time.perf_counter() - started:.1f} s")
     else:  # the code may have new migrations since the database was seeded
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
-                       env=django_env(database_url), check=True)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=django_env(database_url),
+            check=True,
+        )
     paths = urls(database_url)
     server = start_gunicorn(database_url, args.port, args.workers, args.threads)
     try:
@@ -319,23 +509,33 @@ def main() -> None:
         os.killpg(server.pid, 15)
         server.wait(timeout=30)
     total = sum(len(v) for v in results.values())
-    print(f"\n{args.items:,} item results, {N_MODELS} models x {N_BENCHMARKS} benchmarks; gunicorn "
-          f"{args.workers} workers x {args.threads} threads; {args.clients} concurrent clients; "
-          f"{total} requests in {elapsed:.1f} s ({total / elapsed:.0f} req/s); cores: {os.cpu_count()}")
+    print(
+        f"\n{args.items:,} item results, {N_MODELS} models x {N_BENCHMARKS} benchmarks; gunicorn "
+        f"{args.workers} workers x {args.threads} threads; {args.clients} concurrent clients; "
+        f"{total} requests in {elapsed:.1f} s ({total / elapsed:.0f} req/s); cores: {os.cpu_count()}"
+    )
     print(f"{'URL':44} {'n':>4} {'median ms':>10} {'p95 ms':>8} {'p95/goal':>9}")
     worst = 0.0
     for path, values in results.items():
         med, q95 = statistics.median(values), p95(values)
         worst = max(worst, q95 / GOAL_MS)
-        print(f"{path[:44]:44} {len(values):4d} {med:10.1f} {q95:8.1f} {q95 / GOAL_MS:9.2f}"
-              f"{'' if q95 <= GOAL_MS else '  over'}")
+        print(
+            f"{path[:44]:44} {len(values):4d} {med:10.1f} {q95:8.1f} {q95 / GOAL_MS:9.2f}"
+            f"{'' if q95 <= GOAL_MS else '  over'}"
+        )
     all_values = [v for vs in results.values() for v in vs]
-    print(f"{'all':44} {len(all_values):4d} {statistics.median(all_values):10.1f} {p95(all_values):8.1f} "
-          f"{p95(all_values) / GOAL_MS:9.2f}")
+    print(
+        f"{'all':44} {len(all_values):4d} {statistics.median(all_values):10.1f} {p95(all_values):8.1f} "
+        f"{p95(all_values) / GOAL_MS:9.2f}"
+    )
     print(f"goal: p95 under {GOAL_MS:.0f} ms per URL; worst p95/goal ratio {worst:.2f}")
-    print("\nuncached renders (one client, page cache missed on purpose; cached after the first view):")
+    print(
+        "\nuncached renders (one client, page cache missed on purpose; cached after the first view):"
+    )
     for path, values in cold_results.items():
-        print(f"{path:44} {len(values):4d} {statistics.median(values):10.1f} {max(values):8.1f} (max)")
+        print(
+            f"{path:44} {len(values):4d} {statistics.median(values):10.1f} {max(values):8.1f} (max)"
+        )
     if not args.keep:
         drop_database(args.host, args.db)
 

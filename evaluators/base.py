@@ -60,7 +60,7 @@ class ModelConfig:
     def builtin_name(self) -> str:
         if not self.is_builtin:
             raise ValueError(f"{self.model!r} is not a builtin/ model")
-        return self.model[len(BUILTIN_PREFIX):]
+        return self.model[len(BUILTIN_PREFIX) :]
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,13 @@ class EvaluatorConfig:
 
 def from_environment() -> EvaluatorConfig:
     return EvaluatorConfig(
-        shared_data=Path(os.environ.get("PODIUM_SHARED_DATA") or (REPO_ROOT / ".." / "shared" / "data")),
+        shared_data=Path(
+            os.environ.get("PODIUM_SHARED_DATA") or (REPO_ROOT / ".." / "shared" / "data")
+        ),
         stockfish=os.environ.get("PODIUM_STOCKFISH") or None,
-        chess_cache_url=os.environ.get("PODIUM_CHESS_CACHE_URL") or os.environ.get("REDIS_URL") or None,
+        chess_cache_url=os.environ.get("PODIUM_CHESS_CACHE_URL")
+        or os.environ.get("REDIS_URL")
+        or None,
         cache_prefix=os.environ.get("PODIUM_CACHE_PREFIX", "podium"),
     )
 

@@ -36,8 +36,9 @@ def num(value: Any) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def interval(metrics: Mapping[str, Any], key: str, score: float | None,
-             se: float | None) -> tuple[float | None, float | None]:
+def interval(
+    metrics: Mapping[str, Any], key: str, score: float | None, se: float | None
+) -> tuple[float | None, float | None]:
     """The stored 95 % interval under ``key``, else score ± 1.96 SE, else (None, None)."""
     ci = metrics.get(key)
     if isinstance(ci, (list, tuple)) and len(ci) == 2:

@@ -54,8 +54,14 @@ from evaluators.llm_types import (
 )
 
 __all__ = [
-    "CallRecord", "Gateway", "InMemoryResponseCache", "LLMError", "PermanentLLMError",
-    "ResponseCache", "TransientLLMError", "model_string_problem",
+    "CallRecord",
+    "Gateway",
+    "InMemoryResponseCache",
+    "LLMError",
+    "PermanentLLMError",
+    "ResponseCache",
+    "TransientLLMError",
+    "model_string_problem",
 ]
 
 # litellm: no telemetry, no callbacks, no debug banners; errors are reported by us.
@@ -139,8 +145,9 @@ class _LoopThread:
     def __init__(self) -> None:
         self.pid = os.getpid()
         self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="llm-gateway",
-                                       daemon=True)
+        self.thread = threading.Thread(
+            target=self.loop.run_forever, name="llm-gateway", daemon=True
+        )
         self.thread.start()
 
     def run(self, coro: Any) -> Any:
@@ -229,15 +236,22 @@ class Gateway:
         self.max_timeout_factor = max_timeout_factor
         limits: Limits
         if redis_url:
-            limits = RedisLimits(redis_url, window_s=rate_window_s,
-                                 lease_ttl_s=lease_ttl_s or DEFAULT_SLOT_LEASE_S,
-                                 prefix=redis_prefix)
+            limits = RedisLimits(
+                redis_url,
+                window_s=rate_window_s,
+                lease_ttl_s=lease_ttl_s or DEFAULT_SLOT_LEASE_S,
+                prefix=redis_prefix,
+            )
         else:
             limits = LocalLimits(window_s=rate_window_s)
         self._shared = _Shared(limits)
 
-    def with_hooks(self, *, cache: ResponseCache | None = None,
-                   on_call: Callable[[CallRecord], None] | None = None) -> Gateway:
+    def with_hooks(
+        self,
+        *,
+        cache: ResponseCache | None = None,
+        on_call: Callable[[CallRecord], None] | None = None,
+    ) -> Gateway:
         """A view of this gateway (same loop, limits and settings) with other hooks,
         e.g. an ``on_call`` that knows which run and item the calls belong to."""
         view = object.__new__(Gateway)
@@ -250,9 +264,15 @@ class Gateway:
 
     # -- public calls ------------------------------------------------------------------
 
-    def complete(self, messages: Sequence[Message], *, model: ModelConfig,
-                 sample_index: int = 0, purpose: Purpose = "model",
-                 params: Mapping[str, Any] | None = None) -> Completion:
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        model: ModelConfig,
+        sample_index: int = 0,
+        purpose: Purpose = "model",
+        params: Mapping[str, Any] | None = None,
+    ) -> Completion:
         """Blocking call; safe from any thread. Raises PermanentLLMError/TransientLLMError."""
         request = self._prepare(messages, model, sample_index, purpose, params)
         hit = self._from_cache(request)
@@ -264,9 +284,15 @@ class Gateway:
 
     __call__ = complete
 
-    async def acomplete(self, messages: Sequence[Message], *, model: ModelConfig,
-                        sample_index: int = 0, purpose: Purpose = "model",
-                        params: Mapping[str, Any] | None = None) -> Completion:
+    async def acomplete(
+        self,
+        messages: Sequence[Message],
+        *,
+        model: ModelConfig,
+        sample_index: int = 0,
+        purpose: Purpose = "model",
+        params: Mapping[str, Any] | None = None,
+    ) -> Completion:
         """The same call for asyncio code. The cache and on_call run inline on the loop,
         so they should be quick (the in-memory cache is); blocking ones belong with
         ``complete``."""
@@ -297,15 +323,22 @@ class Gateway:
                     runner = shared.runner = _LoopThread()
         return runner
 
-    def _prepare(self, messages: Sequence[Message], model: ModelConfig, sample_index: int,
-                 purpose: str, params: Mapping[str, Any] | None) -> _Request:
+    def _prepare(
+        self,
+        messages: Sequence[Message],
+        model: ModelConfig,
+        sample_index: int,
+        purpose: str,
+        params: Mapping[str, Any] | None,
+    ) -> _Request:
         if model.is_builtin:
             raise PermanentLLMError(
                 f"model {model.slug!r} is builtin ({model.model}); builtin players never call "
-                "the gateway", model=model.model)
+                "the gateway",
+                model=model.model,
+            )
         if not messages:
-            raise PermanentLLMError(f"model {model.slug!r}: no messages to send",
-                                    model=model.model)
+            raise PermanentLLMError(f"model {model.slug!r}: no messages to send", model=model.model)
         effective = dict(model.params)
         if params:
             effective.update(params)
@@ -314,17 +347,31 @@ class Gateway:
         if images and not model.vision:
             raise PermanentLLMError(
                 f"model {model.slug!r} is not marked as vision-capable but the messages hold "
-                f"{images} image(s)", model=model.model)
-        request_hash = stable_hash({
-            "model": model.model, "api_base": model.api_base or "", "messages": messages,
-            "params": {k: v for k, v in effective.items() if k not in _CALL_PARAMS},
-            "sample_index": sample_index,
-        })
+                f"{images} image(s)",
+                model=model.model,
+            )
+        request_hash = stable_hash(
+            {
+                "model": model.model,
+                "api_base": model.api_base or "",
+                "messages": messages,
+                "params": {k: v for k, v in effective.items() if k not in _CALL_PARAMS},
+                "sample_index": sample_index,
+            }
+        )
         max_out = effective.get("max_tokens") or effective.get("max_completion_tokens") or 0
-        return _Request(request_hash=request_hash, model=model, messages=messages,
-                        params=effective, timeout=timeout, sample_index=sample_index,
-                        purpose=purpose, est_tokens=chars // 4 + 800 * images + int(max_out),
-                        started=time.perf_counter(), prompt_tokens_est=chars // 4 + 800 * images)
+        return _Request(
+            request_hash=request_hash,
+            model=model,
+            messages=messages,
+            params=effective,
+            timeout=timeout,
+            sample_index=sample_index,
+            purpose=purpose,
+            est_tokens=chars // 4 + 800 * images + int(max_out),
+            started=time.perf_counter(),
+            prompt_tokens_est=chars // 4 + 800 * images,
+        )
 
     def _from_cache(self, request: _Request) -> Completion | None:
         if self.cache is None:
@@ -334,21 +381,35 @@ class Gateway:
             return None
         text = str(stored.get("text", ""))
         completion = Completion(
-            text=text, request_hash=request.request_hash, model=request.model.model,
+            text=text,
+            request_hash=request.request_hash,
+            model=request.model.model,
             input_tokens=int(stored.get("input_tokens", 0)),
             output_tokens=int(stored.get("output_tokens", 0)),
             reasoning_tokens=int(stored.get("reasoning_tokens", 0)),
-            cost_usd=0.0, latency_s=0.0, cached=True, attempts=0,
+            cost_usd=0.0,
+            latency_s=0.0,
+            cached=True,
+            attempts=0,
             finish_reason=stored.get("finish_reason"),
         )
         if self.on_call is not None:
-            self.on_call(CallRecord(
-                request_hash=request.request_hash, model=request.model.model,
-                model_slug=request.model.slug, purpose=request.purpose,
-                sample_index=request.sample_index, messages=bound_messages(request.messages),
-                reply=truncate(text, REPLY_LIMIT), cost_usd=0.0, cost_known=True,
-                total_s=time.perf_counter() - request.started, cache_hit=True,
-                finish_reason=completion.finish_reason))
+            self.on_call(
+                CallRecord(
+                    request_hash=request.request_hash,
+                    model=request.model.model,
+                    model_slug=request.model.slug,
+                    purpose=request.purpose,
+                    sample_index=request.sample_index,
+                    messages=bound_messages(request.messages),
+                    reply=truncate(text, REPLY_LIMIT),
+                    cost_usd=0.0,
+                    cost_known=True,
+                    total_s=time.perf_counter() - request.started,
+                    cache_hit=True,
+                    finish_reason=completion.finish_reason,
+                )
+            )
         return completion
 
     async def _attempt_loop(self, request: _Request) -> _Outcome:
@@ -360,11 +421,18 @@ class Gateway:
             if not api_key:
                 outcome.error = PermanentLLMError(
                     f"model {model.slug!r}: environment variable {model.api_key_env} (its API "
-                    "key) is not set on this host", model=model.model)
+                    "key) is not set on this host",
+                    model=model.model,
+                )
                 return outcome
         kwargs: dict[str, Any] = dict(request.params)
-        kwargs.update(model=model.model, messages=list(request.messages), timeout=request.timeout,
-                      num_retries=0, max_retries=0)
+        kwargs.update(
+            model=model.model,
+            messages=list(request.messages),
+            timeout=request.timeout,
+            num_retries=0,
+            max_retries=0,
+        )
         if model.api_base:
             kwargs["api_base"] = model.api_base
         if api_key:
@@ -401,15 +469,21 @@ class Gateway:
                 http = f" (HTTP {status})" if isinstance(status, int) else ""
                 message = _scrub(f"{name}{http}: {exc}", api_key)
                 if isinstance(exc, litellm.AuthenticationError):
-                    who = (f"the key in {model.api_key_env}" if model.api_key_env
-                           else "no key (none is configured for this model)")
-                    message = (f"authentication failed (HTTP 401): the endpoint rejected {who}; "
-                               f"{message}")
+                    who = (
+                        f"the key in {model.api_key_env}"
+                        if model.api_key_env
+                        else "no key (none is configured for this model)"
+                    )
+                    message = (
+                        f"authentication failed (HTTP 401): the endpoint rejected {who}; {message}"
+                    )
                 timed_out = isinstance(exc, (litellm.Timeout, TimeoutError))
                 if timed_out:
                     outcome.timeouts = [*(outcome.timeouts or []), kwargs["timeout"]]
-                    kwargs["timeout"] = min(kwargs["timeout"] * self.timeout_growth,
-                                            request.timeout * self.max_timeout_factor)
+                    kwargs["timeout"] = min(
+                        kwargs["timeout"] * self.timeout_growth,
+                        request.timeout * self.max_timeout_factor,
+                    )
                     self._cost_of_timeouts(request, outcome)
                 gave_up_timeouts = timed_out and len(outcome.timeouts or []) >= self.max_timeouts
                 if permanent or outcome.attempts >= self.max_attempts or gave_up_timeouts:
@@ -417,25 +491,32 @@ class Gateway:
                     tail = "" if permanent else f" (gave up after {outcome.attempts} attempts)"
                     if gave_up_timeouts:
                         waits = ", ".join(f"{t:g}" for t in outcome.timeouts or [])
-                        tail = (f" (timed out {len(outcome.timeouts or [])} times, after {waits} s;"
-                                " each timed-out request may still be billed: raise the model's"
-                                " timeout)")
-                    outcome.error = cls(f"model {model.slug!r}: {truncate(message, 2000)}{tail}",
-                                        model=model.model, attempts=outcome.attempts,
-                                        error_class=name)
+                        tail = (
+                            f" (timed out {len(outcome.timeouts or [])} times, after {waits} s;"
+                            " each timed-out request may still be billed: raise the model's"
+                            " timeout)"
+                        )
+                    outcome.error = cls(
+                        f"model {model.slug!r}: {truncate(message, 2000)}{tail}",
+                        model=model.model,
+                        attempts=outcome.attempts,
+                        error_class=name,
+                    )
                     outcome.retry_reasons = tuple(reasons)
                     return outcome
                 reasons.append(name)
                 retry_after = _retry_after(exc)
             await asyncio.sleep(self._backoff(outcome.attempts, retry_after))
 
-    async def _send(self, request: _Request, kwargs: dict[str, Any], key: str,
-                    outcome: _Outcome) -> Any:
+    async def _send(
+        self, request: _Request, kwargs: dict[str, Any], key: str, outcome: _Outcome
+    ) -> Any:
         """One request, once the limits allow it; its duration lands in outcome.latency_s
         (also when it fails, so a timed-out attempt shows its timeout)."""
         model = request.model
-        ticket = await self._shared.limits.admit(key, rpm=model.rpm, tpm=model.tpm,
-                                                 tokens=request.est_tokens)
+        ticket = await self._shared.limits.admit(
+            key, rpm=model.rpm, tpm=model.tpm, tokens=request.est_tokens
+        )
         started = time.perf_counter()
         try:
             response = await litellm.acompletion(**kwargs)
@@ -444,8 +525,9 @@ class Gateway:
         if model.tpm:
             usage = getattr(response, "usage", None)
             actual = int(getattr(usage, "total_tokens", 0) or 0) if usage else request.est_tokens
-            await self._shared.limits.settle(key, ticket, estimated=request.est_tokens,
-                                             actual=actual)
+            await self._shared.limits.settle(
+                key, ticket, estimated=request.est_tokens, actual=actual
+            )
         return response
 
     def _read(self, response: Any, outcome: _Outcome, model_name: str) -> None:
@@ -456,8 +538,11 @@ class Gateway:
         message = getattr(choice, "message", None)
         text = getattr(message, "content", None) or ""
         finish = getattr(choice, "finish_reason", None)
-        if not text and finish not in ("length", "content_filter") and not getattr(
-                message, "tool_calls", None):
+        if (
+            not text
+            and finish not in ("length", "content_filter")
+            and not getattr(message, "tool_calls", None)
+        ):
             raise EmptyReplyError(f"empty reply (finish_reason={finish})")
         usage = getattr(response, "usage", None)
         prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
@@ -493,7 +578,8 @@ class Gateway:
                 info = litellm.get_model_info(model_name)
                 price: tuple[float, float] | None = (
                     float(info.get("input_cost_per_token") or 0.0),
-                    float(info.get("output_cost_per_token") or 0.0))
+                    float(info.get("output_cost_per_token") or 0.0),
+                )
                 if not info.get("input_cost_per_token") and not info.get("output_cost_per_token"):
                     price = None
             except Exception:  # noqa: BLE001  (litellm raises several types for an unmapped model)
@@ -505,7 +591,8 @@ class Gateway:
         if retry_after is not None:
             # The provider said when; a little jitter keeps the workers from returning at once.
             return min(retry_after, self.max_retry_after_s) + random.uniform(
-                0, min(self.backoff_base_s, 1.0))
+                0, min(self.backoff_base_s, 1.0)
+            )
         ceiling = min(self.backoff_max_s, self.backoff_base_s * 2 ** (failed_attempts - 1))
         return random.uniform(0, ceiling)
 
@@ -513,44 +600,80 @@ class Gateway:
         if self.on_send is None:
             return None
         model = request.model
-        return self.on_send(CallRecord(
-            request_hash=request.request_hash, model=model.model, model_slug=model.slug,
-            purpose=request.purpose, sample_index=request.sample_index,
-            messages=bound_messages(request.messages), reply="", cost_usd=None,
-            cost_known=False, attempts=1))
+        return self.on_send(
+            CallRecord(
+                request_hash=request.request_hash,
+                model=model.model,
+                model_slug=model.slug,
+                purpose=request.purpose,
+                sample_index=request.sample_index,
+                messages=bound_messages(request.messages),
+                reply="",
+                cost_usd=None,
+                cost_known=False,
+                attempts=1,
+            )
+        )
 
     def _finish(self, request: _Request, outcome: _Outcome, intent: Any = None) -> Completion:
         model = request.model
         error = outcome.error
         if error is None and self.cache is not None:
-            self.cache.put(request.request_hash, model.model, {
-                "text": outcome.text, "finish_reason": outcome.finish_reason,
-                "input_tokens": outcome.input_tokens, "output_tokens": outcome.output_tokens,
-                "reasoning_tokens": outcome.reasoning_tokens, "cost_usd": outcome.cost_usd,
-                "model": model.model,
-            })
+            self.cache.put(
+                request.request_hash,
+                model.model,
+                {
+                    "text": outcome.text,
+                    "finish_reason": outcome.finish_reason,
+                    "input_tokens": outcome.input_tokens,
+                    "output_tokens": outcome.output_tokens,
+                    "reasoning_tokens": outcome.reasoning_tokens,
+                    "cost_usd": outcome.cost_usd,
+                    "model": model.model,
+                },
+            )
         if self.on_call is not None:
-            self.on_call(CallRecord(
-                request_hash=request.request_hash, model=model.model, model_slug=model.slug,
-                purpose=request.purpose, sample_index=request.sample_index,
-                messages=bound_messages(request.messages),
-                reply=truncate(outcome.text, REPLY_LIMIT),
-                input_tokens=outcome.input_tokens, output_tokens=outcome.output_tokens,
-                reasoning_tokens=outcome.reasoning_tokens, cost_usd=outcome.cost_usd,
-                cost_known=outcome.cost_known, latency_s=outcome.latency_s,
-                total_s=time.perf_counter() - request.started, attempts=outcome.attempts,
-                retries=max(0, outcome.attempts - 1), retry_reasons=outcome.retry_reasons,
-                error_class=error.error_class if error else "",
-                error_message=str(error) if error else "", cache_hit=False,
-                finish_reason=outcome.finish_reason, intent=intent))
+            self.on_call(
+                CallRecord(
+                    request_hash=request.request_hash,
+                    model=model.model,
+                    model_slug=model.slug,
+                    purpose=request.purpose,
+                    sample_index=request.sample_index,
+                    messages=bound_messages(request.messages),
+                    reply=truncate(outcome.text, REPLY_LIMIT),
+                    input_tokens=outcome.input_tokens,
+                    output_tokens=outcome.output_tokens,
+                    reasoning_tokens=outcome.reasoning_tokens,
+                    cost_usd=outcome.cost_usd,
+                    cost_known=outcome.cost_known,
+                    latency_s=outcome.latency_s,
+                    total_s=time.perf_counter() - request.started,
+                    attempts=outcome.attempts,
+                    retries=max(0, outcome.attempts - 1),
+                    retry_reasons=outcome.retry_reasons,
+                    error_class=error.error_class if error else "",
+                    error_message=str(error) if error else "",
+                    cache_hit=False,
+                    finish_reason=outcome.finish_reason,
+                    intent=intent,
+                )
+            )
         if error is not None:
             raise error
         return Completion(
-            text=outcome.text, request_hash=request.request_hash, model=model.model,
-            input_tokens=outcome.input_tokens, output_tokens=outcome.output_tokens,
-            reasoning_tokens=outcome.reasoning_tokens, cost_usd=outcome.cost_usd,
-            latency_s=outcome.latency_s, cached=False, attempts=outcome.attempts,
-            finish_reason=outcome.finish_reason)
+            text=outcome.text,
+            request_hash=request.request_hash,
+            model=model.model,
+            input_tokens=outcome.input_tokens,
+            output_tokens=outcome.output_tokens,
+            reasoning_tokens=outcome.reasoning_tokens,
+            cost_usd=outcome.cost_usd,
+            latency_s=outcome.latency_s,
+            cached=False,
+            attempts=outcome.attempts,
+            finish_reason=outcome.finish_reason,
+        )
 
 
 def model_string_problem(model: str) -> str | None:

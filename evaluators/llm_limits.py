@@ -132,19 +132,28 @@ def _grow(delay: float) -> float:
 class RedisLimits:
     """Limits shared through Redis. One redis.asyncio client per event loop."""
 
-    def __init__(self, url: str, *, window_s: float = 60.0,
-                 lease_ttl_s: float = DEFAULT_SLOT_LEASE_S, prefix: str = "podium:llm") -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        window_s: float = 60.0,
+        lease_ttl_s: float = DEFAULT_SLOT_LEASE_S,
+        prefix: str = "podium:llm",
+    ) -> None:
         self.url = url
         self.window_s = window_s
         self.lease_ttl_s = lease_ttl_s
         self.prefix = prefix
         self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
-            weakref.WeakKeyDictionary())
+            weakref.WeakKeyDictionary()
+        )
         # leases held per event loop ({slot key: {lease ids}}) and the task renewing them
         self._held: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, set[str]]] = (
-            weakref.WeakKeyDictionary())
+            weakref.WeakKeyDictionary()
+        )
         self._renewers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task] = (
-            weakref.WeakKeyDictionary())
+            weakref.WeakKeyDictionary()
+        )
         self._lock = threading.Lock()
 
     def _scripts(self) -> Any:
@@ -155,10 +164,13 @@ class RedisLimits:
             bundle = self._clients.get(loop)
             if bundle is None:
                 client = aioredis.Redis.from_url(self.url)
-                bundle = (client, client.register_script(_RATE_ADMIT),
-                          client.register_script(_RATE_SETTLE),
-                          client.register_script(_SLOT_ACQUIRE),
-                          client.register_script(_SLOT_RENEW))
+                bundle = (
+                    client,
+                    client.register_script(_RATE_ADMIT),
+                    client.register_script(_RATE_SETTLE),
+                    client.register_script(_SLOT_ACQUIRE),
+                    client.register_script(_SLOT_RENEW),
+                )
                 self._clients[loop] = bundle
         return bundle
 
@@ -169,8 +181,11 @@ class RedisLimits:
         _, admit_script, _, _, _ = self._scripts()
         keys = [f"{self.prefix}:rate:{key}:req", f"{self.prefix}:rate:{key}:tok"]
         while True:
-            wait = float(await admit_script(keys=keys, args=[
-                rpm or 0, tpm or 0, max(0, int(tokens)), self.window_s, ticket]))
+            wait = float(
+                await admit_script(
+                    keys=keys, args=[rpm or 0, tpm or 0, max(0, int(tokens)), self.window_s, ticket]
+                )
+            )
             if wait <= 0:
                 return ticket
             # Sleep until the oldest blocking entry leaves the window, plus jitter so the
@@ -181,8 +196,10 @@ class RedisLimits:
         if estimated == actual:
             return
         _, _, settle_script, _, _ = self._scripts()
-        await settle_script(keys=[f"{self.prefix}:rate:{key}:tok"],
-                            args=[ticket, max(0, int(estimated)), max(0, int(actual))])
+        await settle_script(
+            keys=[f"{self.prefix}:rate:{key}:tok"],
+            args=[ticket, max(0, int(estimated)), max(0, int(actual))],
+        )
 
     @asynccontextmanager
     async def slot(self, key: str, limit: int) -> AsyncIterator[None]:
@@ -250,8 +267,9 @@ class LocalLimits:
                 return ticket
             await asyncio.sleep(wait + random.uniform(0.001, 0.02))
 
-    def _try_admit(self, key: str, rpm: int | None, tpm: int | None, tokens: int,
-                   ticket: str) -> float:
+    def _try_admit(
+        self, key: str, rpm: int | None, tpm: int | None, tokens: int, ticket: str
+    ) -> float:
         now = time.monotonic()
         cutoff = now - self.window_s
         with self._lock:

@@ -20,8 +20,9 @@ MESSAGES_TOTAL_LIMIT = 200_000  # characters of all logged message text together
 class LLMError(EvaluationError):
     """A model call failed. Never carries an API key in its message."""
 
-    def __init__(self, message: str, *, model: str = "", attempts: int = 0,
-                 error_class: str = "") -> None:
+    def __init__(
+        self, message: str, *, model: str = "", attempts: int = 0, error_class: str = ""
+    ) -> None:
         super().__init__(message)
         self.model = model
         self.attempts = attempts
@@ -125,12 +126,17 @@ def bound_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
                     bounded.append(str(part)[:200])
                 elif part.get("type") == "text":
                     text = str(part.get("text", ""))
-                    bounded.append({"type": "text",
-                                    "text": truncate(text, max(0, min(TEXT_PART_LIMIT, budget)))})
+                    bounded.append(
+                        {
+                            "type": "text",
+                            "text": truncate(text, max(0, min(TEXT_PART_LIMIT, budget))),
+                        }
+                    )
                     budget -= len(text)
                 elif part.get("type") == "image_url":
-                    bounded.append({"type": "image_url",
-                                    "image_url": {"url": image_placeholder(part)}})
+                    bounded.append(
+                        {"type": "image_url", "image_url": {"url": image_placeholder(part)}}
+                    )
                 else:
                     bounded.append({"type": str(part.get("type", "?"))})
         else:

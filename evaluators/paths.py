@@ -21,6 +21,6 @@ def shared_data_dir() -> Path:
 def resolve_path(raw: str | os.PathLike[str]) -> Path:
     text = os.fspath(raw)
     if text.startswith(SHARED_PREFIX):
-        return shared_data_dir() / text[len(SHARED_PREFIX):]
+        return shared_data_dir() / text[len(SHARED_PREFIX) :]
     p = Path(text)
     return p if p.is_absolute() else REPO_ROOT / p

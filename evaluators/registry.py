@@ -42,7 +42,9 @@ class FamilySpecError(ValueError):
 def _resolve(ref: str) -> Any:
     """'package.module:attribute' -> the attribute (imported now)."""
     module, _, attr = ref.partition(":")
-    return getattr(importlib.import_module(module), attr) if attr else importlib.import_module(module)
+    return (
+        getattr(importlib.import_module(module), attr) if attr else importlib.import_module(module)
+    )
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,9 @@ class FamilySpec:
     package: str  # module with EVALUATOR, BUILTINS, DEFAULT_BENCHMARKS (and optional DEMO_PLAYERS)
     metrics: str  # "module:Type": the TypedDict of Run.metrics, the writers' and readers' contract
     entries: str  # "module:function": (metrics, benchmark_name) -> list[EntryValues]
-    web: str | None = None  # the urls module of the family's pages and viewers (in the site namespace)
+    web: str | None = (
+        None  # the urls module of the family's pages and viewers (in the site namespace)
+    )
     page: str | None = None  # url name of the family's main page (linked from the nav)
     viewers: tuple[Viewer, ...] = ()
     # how the family's overview headline counts a point: one per benchmark (and part), or one per
@@ -78,10 +82,14 @@ class FamilySpec:
             raise FamilySpecError(f"family slug {self.slug!r} must match {SLUG_RE.pattern}")
         for name in ("label", "package", "metrics", "entries"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
-                raise FamilySpecError(f"family {self.slug!r}: field {name!r} must be a non-empty string")
+                raise FamilySpecError(
+                    f"family {self.slug!r}: field {name!r} must be a non-empty string"
+                )
         for name in ("metrics", "entries"):
             if ":" not in getattr(self, name):
-                raise FamilySpecError(f"family {self.slug!r}: field {name!r} must read 'module:attribute'")
+                raise FamilySpecError(
+                    f"family {self.slug!r}: field {name!r} must read 'module:attribute'"
+                )
         if self.score_key not in ("benchmark", "group"):
             raise FamilySpecError(f"family {self.slug!r}: score_key must be 'benchmark' or 'group'")
 
@@ -145,28 +153,45 @@ class FamilySpec:
                 try:
                     _resolve(ref)
                 except Exception as exc:  # noqa: BLE001
-                    problems.append(f"family {self.slug!r}: {name} {ref!r} does not resolve: {exc!r}")
+                    problems.append(
+                        f"family {self.slug!r}: {name} {ref!r} does not resolve: {exc!r}"
+                    )
         return problems
 
 
 HIPHO = FamilySpec(
-    slug="hipho", label="HiPhO", package="evaluators.hipho",
-    metrics="evaluators.hipho.metrics:HiphoMetrics", entries="evaluators.hipho.entries:entry_values",
-    web="hipho_exams.urls", page="hipho", score_key="group",
+    slug="hipho",
+    label="HiPhO",
+    package="evaluators.hipho",
+    metrics="evaluators.hipho.metrics:HiphoMetrics",
+    entries="evaluators.hipho.entries:entry_values",
+    web="hipho_exams.urls",
+    page="hipho",
+    score_key="group",
     regrade="evaluators.hipho.evaluator:regrade_outcome",
     description="physics olympiad exams: answer- and step-level grading, medals",
 )
 HANABI = FamilySpec(
-    slug="hanabi", label="Hanabi", package="evaluators.hanabi",
-    metrics="evaluators.hanabi.metrics:HanabiMetrics", entries="evaluators.hanabi.entries:entry_values",
-    web="hanabi_games.urls", page="hanabi", viewers=(Viewer("replay", "replay"),),
+    slug="hanabi",
+    label="Hanabi",
+    package="evaluators.hanabi",
+    metrics="evaluators.hanabi.metrics:HanabiMetrics",
+    entries="evaluators.hanabi.entries:entry_values",
+    web="hanabi_games.urls",
+    page="hanabi",
+    viewers=(Viewer("replay", "replay"),),
     game="evaluators.hanabi.replay:game_frames",
     description="the cooperative card game, self-play and cross-play",
 )
 CHESS = FamilySpec(
-    slug="chess", label="Chess", package="evaluators.chess",
-    metrics="evaluators.chess.metrics:ChessMetrics", entries="evaluators.chess.entries:entry_values",
-    web="chess_positions.urls", page="chess", viewers=(Viewer("position", "position"),),
+    slug="chess",
+    label="Chess",
+    package="evaluators.chess",
+    metrics="evaluators.chess.metrics:ChessMetrics",
+    entries="evaluators.chess.entries:entry_values",
+    web="chess_positions.urls",
+    page="chess",
+    viewers=(Viewer("position", "position"),),
     game="evaluators.chess.board:game_positions",
     description="move tasks, puzzles and games scored with Stockfish",
 )
@@ -183,7 +208,9 @@ def register(spec: FamilySpec) -> FamilySpec:
     known = FAMILIES.get(spec.slug)
     if known is not None and known is not spec:
         if (known.package, known.web) != (spec.package, spec.web):
-            raise FamilySpecError(f"family slug {spec.slug!r} is already registered by {known.package}")
+            raise FamilySpecError(
+                f"family slug {spec.slug!r} is already registered by {known.package}"
+            )
         return known
     FAMILIES[spec.slug] = spec
     return spec
@@ -202,7 +229,9 @@ def register_modules(modules: Iterable[str]) -> list[FamilySpec]:
             raise FamilySpecError(f"extra family module {name!r} does not import: {exc}") from exc
         specs = getattr(module, "FAMILIES", None) or [getattr(module, "FAMILY", None)]
         if not specs or specs == [None]:
-            raise FamilySpecError(f"extra family module {name!r} defines neither FAMILY nor FAMILIES")
+            raise FamilySpecError(
+                f"extra family module {name!r} defines neither FAMILY nor FAMILIES"
+            )
         added += [register(spec) for spec in specs]
     return added
 

@@ -17,7 +17,9 @@ def mean_se(xs: Sequence[float]) -> tuple[float | None, float | None]:
     return m, math.sqrt(var / len(xs))
 
 
-def mean_of_estimates(values: Sequence[tuple[float, float | None]]) -> tuple[float | None, float | None]:
+def mean_of_estimates(
+    values: Sequence[tuple[float, float | None]],
+) -> tuple[float | None, float | None]:
     """Mean of independent estimates and its standard error, sqrt(sum se_i^2) / n (None when any
     SE is unknown): how a family headline combines its benchmarks' scores."""
     if not values:

@@ -64,9 +64,15 @@ class AnswerVerdict:
         return self.points if self.correct else 0.0
 
     def as_dict(self) -> dict[str, object]:
-        return {"index": self.index, "reference": self.reference, "given": self.given,
-                "correct": self.correct, "rule": self.rule, "points": self.points,
-                "awarded": self.awarded}
+        return {
+            "index": self.index,
+            "reference": self.reference,
+            "given": self.given,
+            "correct": self.correct,
+            "rule": self.rule,
+            "points": self.points,
+            "awarded": self.awarded,
+        }
 
 
 @dataclass(frozen=True)
@@ -138,7 +144,11 @@ def _value_rules(given: str, reference: str, unit: str | None, *, by_value: bool
         return "numeric"
     # two numbers (or intervals) that the tolerance rule rejected stay rejected: symbolic
     # rounding would otherwise call 6e-21 and 7e-22 equal
-    if numeric is None and "=" not in given + reference and expressions_equivalent(given, reference):
+    if (
+        numeric is None
+        and "=" not in given + reference
+        and expressions_equivalent(given, reference)
+    ):
         return "symbolic"
     return None
 
@@ -173,7 +183,11 @@ def _strict_rules(given: str, reference: str, unit: str | None) -> str | None:
 
 
 def check_answer(
-    given: str, reference: str, *, unit: str | None = None, question: str = "",
+    given: str,
+    reference: str,
+    *,
+    unit: str | None = None,
+    question: str = "",
     judge: AnswerJudge | None = None,
 ) -> tuple[bool, str]:
     """Grade one boxed answer against one reference content; return (correct, rule)."""
@@ -196,8 +210,13 @@ def parse_verdict(reply: str) -> bool | None:
     return VERDICT_TOKENS.get(token)
 
 
-def grade_answers(reply: str, problem: Problem, *, judge: AnswerJudge | None = None,
-                  profile: GraderProfile = "strict") -> AnswerGrade:
+def grade_answers(
+    reply: str,
+    problem: Problem,
+    *,
+    judge: AnswerJudge | None = None,
+    profile: GraderProfile = "strict",
+) -> AnswerGrade:
     """A = sum(points_i x correct_i) over the problem's reference answers.
 
     ``strict``: fewer boxes than answers are the first answers (the rest are ``missing``).
@@ -248,6 +267,7 @@ def _grade_official(reply: str, problem: Problem, judge: AnswerJudge | None) -> 
 def reference_reply(problem: Problem) -> str:
     """A reply that states exactly the reference answers, one box each: the grader sanity
     check (the ``builtin/reference`` baseline)."""
-    lines = [f"Answer {i + 1}: \\boxed{{{reference_content(a)}}}"
-             for i, a in enumerate(problem.answers)]
+    lines = [
+        f"Answer {i + 1}: \\boxed{{{reference_content(a)}}}" for i, a in enumerate(problem.answers)
+    ]
     return "\n\n".join(lines)

@@ -33,7 +33,7 @@ def boxed_contents(text: str) -> list[str]:
                 depth -= 1
             i += 1
         end = i - 1 if depth == 0 else len(text)
-        out.append(text[m.end():end].strip())
+        out.append(text[m.end() : end].strip())
         pos = i
 
 

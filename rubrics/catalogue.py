@@ -36,8 +36,12 @@ class Cutoffs:
         return "none"
 
     def as_dict(self) -> dict[str, float]:
-        return {"gold": self.gold, "silver": self.silver, "bronze": self.bronze,
-                "top_human": self.top_human}
+        return {
+            "gold": self.gold,
+            "silver": self.silver,
+            "bronze": self.bronze,
+            "top_human": self.top_human,
+        }
 
 
 @dataclass(frozen=True)
@@ -50,8 +54,9 @@ class ExamInfo:
     official: bool = True  # False for the project's own demo exam
 
 
-def _official(exam_id: str, name: str, human: float, model: float,
-              g: float, s: float, b: float, top: float) -> ExamInfo:
+def _official(
+    exam_id: str, name: str, human: float, model: float, g: float, s: float, b: float, top: float
+) -> ExamInfo:
     return ExamInfo(exam_id, name, human, model, Cutoffs(g, s, b, top))
 
 
@@ -74,8 +79,14 @@ CATALOGUE: dict[str, ExamInfo] = {
         ExamInfo("cpho-2025", "CPhO 2025", 320, 320, None),
         # The project's own demo exam (data/hipho_demo). Its cut-offs are illustrative, set at
         # 70/50/30 % of full marks so the demo can show medals; they are not human results.
-        ExamInfo("podiumdemo-2025", "Podium demo exam 2025", 10, 10,
-                 Cutoffs(7.0, 5.0, 3.0, 10.0), official=False),
+        ExamInfo(
+            "podiumdemo-2025",
+            "Podium demo exam 2025",
+            10,
+            10,
+            Cutoffs(7.0, 5.0, 3.0, 10.0),
+            official=False,
+        ),
     )
 }
 

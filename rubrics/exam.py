@@ -93,14 +93,17 @@ class Exam:
 def figure_inside(exam_file: Path, root: Path, relative: str) -> Path:
     rel = Path(relative)
     if rel.is_absolute() or ".." in rel.parts:
-        raise ExamFormatError(f"{exam_file.name}: figure {relative!r} must be a path inside the exam folder")
+        raise ExamFormatError(
+            f"{exam_file.name}: figure {relative!r} must be a path inside the exam folder"
+        )
     current = root
     for part in rel.parts:
         current = current / part
         if current.is_symlink():
             raise ExamFormatError(
                 f"{exam_file.name}: figure {relative!r} is or passes through a symlink "
-                f"({current}); exam folders must hold the figure files themselves")
+                f"({current}); exam folders must hold the figure files themselves"
+            )
     if not current.resolve().is_relative_to(root.resolve()):
         raise ExamFormatError(f"{exam_file.name}: figure {relative!r} lies outside the exam folder")
     return current
@@ -156,13 +159,21 @@ def _problem(path: Path, index: int, record: Any, *, check_figures: bool) -> Pro
     points = _str_list(path, where, record, "points")
     if len(points) != len(answers):
         raise _fail(
-            path, where,
+            path,
+            where,
             f"field 'points' has {len(points)} entries but 'answer' has {len(answers)}: "
             "they must be aligned one-to-one",
         )
     for i, pt in enumerate(points):
-        if isinstance(pt, bool) or not isinstance(pt, (int, float)) or not math.isfinite(pt) or pt < 0:
-            raise _fail(path, where, f"field 'points'[{i}] must be a non-negative number, got {pt!r}")
+        if (
+            isinstance(pt, bool)
+            or not isinstance(pt, (int, float))
+            or not math.isfinite(pt)
+            or pt < 0
+        ):
+            raise _fail(
+                path, where, f"field 'points'[{i}] must be a non-negative number, got {pt!r}"
+            )
 
     # answer_type and unit are informative; the official files sometimes list fewer entries
     # than answers (e.g. one unit for two answers), so they are padded, never trusted for length.
@@ -243,7 +254,9 @@ def parse_exam(path: Path, raw: bytes, *, check_figures: bool = True) -> Exam:
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise ExamFormatError(f"{path.name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+        raise ExamFormatError(
+            f"{path.name}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from exc
     except json.JSONDecodeError as exc:
         raise ExamFormatError(
             f"{path.name}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
@@ -253,16 +266,21 @@ def parse_exam(path: Path, raw: bytes, *, check_figures: bool = True) -> Exam:
     head = data[0]
     if not isinstance(head, dict) or not isinstance(head.get("information"), str):
         raise ExamFormatError(
-            f"{path.name}: record 0: must be {{\"information\": <text>}} (the constants sheet)"
+            f'{path.name}: record 0: must be {{"information": <text>}} (the constants sheet)'
         )
     if len(data) < 2:
         raise ExamFormatError(f"{path.name}: the exam has no problems")
-    problems = [_problem(path, i, rec, check_figures=check_figures) for i, rec in enumerate(data[1:], 1)]
+    problems = [
+        _problem(path, i, rec, check_figures=check_figures) for i, rec in enumerate(data[1:], 1)
+    ]
     seen: dict[str, int] = {}
     for p in problems:
         if p.id in seen:
-            raise _fail(path, f"record {p.index} (problem {p.id!r})",
-                        f"field 'id' repeats record {seen[p.id]}")
+            raise _fail(
+                path,
+                f"record {p.index} (problem {p.id!r})",
+                f"field 'id' repeats record {seen[p.id]}",
+            )
         seen[p.id] = p.index
     return Exam(
         exam_id=exam_id,
@@ -306,6 +324,8 @@ def load_exam_dir(directory: str | Path, *, only: Iterable[str] | None = None) -
     ids: dict[str, Path] = {}
     for e in exams:
         if e.exam_id in ids:
-            raise ExamFormatError(f"{e.path.name}: exam id {e.exam_id!r} repeats {ids[e.exam_id].name}")
+            raise ExamFormatError(
+                f"{e.path.name}: exam id {e.exam_id!r} repeats {ids[e.exam_id].name}"
+            )
         ids[e.exam_id] = e.path
     return exams

@@ -20,7 +20,10 @@ _PATTERNS = ["*.json", "**/*.json", "image_question/*", "**/image_question/*", "
 
 
 def hf_snapshot(
-    *, cache_dir: str | Path, repo_id: str = HF_REPO_ID, revision: str | None = None,
+    *,
+    cache_dir: str | Path,
+    repo_id: str = HF_REPO_ID,
+    revision: str | None = None,
     offline: bool = False,
 ) -> Path:
     """Download (or reuse) the dataset snapshot; return the folder holding the exam files."""
@@ -55,8 +58,12 @@ def exam_folder_in(root: Path) -> Path:
 
 
 def load_hf_exams(
-    *, cache_dir: str | Path, only: Iterable[str] | None = None, repo_id: str = HF_REPO_ID,
-    revision: str | None = None, offline: bool = False,
+    *,
+    cache_dir: str | Path,
+    only: Iterable[str] | None = None,
+    repo_id: str = HF_REPO_ID,
+    revision: str | None = None,
+    offline: bool = False,
 ) -> list[Exam]:
     folder = hf_snapshot(cache_dir=cache_dir, repo_id=repo_id, revision=revision, offline=offline)
     return load_exam_dir(folder, only=only)

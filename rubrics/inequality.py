@@ -34,7 +34,7 @@ def split_inequality(text: str) -> tuple[str, Direction, str] | None:
     m = found[0]
     op = m.group(0)
     direction: Direction = "<" if op == "<" or op.startswith("\\l") else ">"
-    lhs, rhs = s[: m.start()].strip(), s[m.end():].strip()
+    lhs, rhs = s[: m.start()].strip(), s[m.end() :].strip()
     if not lhs or not rhs:
         return None
     return lhs, direction, rhs

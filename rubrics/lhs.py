@@ -20,16 +20,69 @@ from dataclasses import dataclass
 
 from rubrics.normalize import basic, strip_qualifier, unwrap_text
 
-GREEK = frozenset({
-    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
-    "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi",
-    "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi",
-    "Psi", "Omega", "ell", "hbar", "varrho", "varsigma", "varpi", "digamma",
-})
-ACCENTS = frozenset({
-    "vec", "hat", "dot", "ddot", "bar", "tilde", "overline", "widehat", "widetilde", "mathbf",
-    "boldsymbol", "mathcal", "overrightarrow", "bm",
-})
+GREEK = frozenset(
+    {
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "iota",
+        "kappa",
+        "lambda",
+        "mu",
+        "nu",
+        "xi",
+        "omicron",
+        "pi",
+        "rho",
+        "sigma",
+        "tau",
+        "upsilon",
+        "phi",
+        "chi",
+        "psi",
+        "omega",
+        "Gamma",
+        "Delta",
+        "Theta",
+        "Lambda",
+        "Xi",
+        "Pi",
+        "Sigma",
+        "Upsilon",
+        "Phi",
+        "Psi",
+        "Omega",
+        "ell",
+        "hbar",
+        "varrho",
+        "varsigma",
+        "varpi",
+        "digamma",
+    }
+)
+ACCENTS = frozenset(
+    {
+        "vec",
+        "hat",
+        "dot",
+        "ddot",
+        "bar",
+        "tilde",
+        "overline",
+        "widehat",
+        "widetilde",
+        "mathbf",
+        "boldsymbol",
+        "mathcal",
+        "overrightarrow",
+        "bm",
+    }
+)
 # relations an answer may state; inequalities are compared apart (rubrics.inequality)
 INEQUALITY = re.compile(r"\\(?:leq|geq|le|ge|ll|gg|lesssim|gtrsim|neq|ne)(?![A-Za-z])|[<>]")
 
@@ -47,7 +100,11 @@ def canonical_name(text: str) -> str:
     s = unwrap_text(basic(text))
     s = re.sub(r"\s+", "", s)
     s = re.sub(r"\^\{?(?:\\star|\\ast|\*)\}?", "^*", s)
-    s = re.sub(r"\^\{?(?:\\prime|')+\}?", lambda m: "'" * max(1, m.group(0).count("prime") + m.group(0).count("'")), s)
+    s = re.sub(
+        r"\^\{?(?:\\prime|')+\}?",
+        lambda m: "'" * max(1, m.group(0).count("prime") + m.group(0).count("'")),
+        s,
+    )
     prev = None
     while prev != s:  # single-token braces, innermost first: _{{E}} -> _{E} -> _E
         prev = s
@@ -88,12 +145,16 @@ class Form:
 def split_form(text: str) -> Form:
     s = strip_qualifier(basic(text)).replace("\\approx", "=")
     parts = [p.strip() for p in s.split("=")]
-    parts = [p for i, p in enumerate(parts) if p or i == 0]  # "\beta = = X" (a typo in one reference)
+    parts = [
+        p for i, p in enumerate(parts) if p or i == 0
+    ]  # "\beta = = X" (a typo in one reference)
     if len(parts) == 1:
         return Form(s, None, (s,), None, False)
     sides = (parts[0], parts[-1]) if len(parts) == 2 else None
     if parts[0] and is_bare_name(parts[0]):
-        return Form(s, canonical_name(parts[0]), tuple(p for p in parts[1:] if p), sides, len(parts) > 2)
+        return Form(
+            s, canonical_name(parts[0]), tuple(p for p in parts[1:] if p), sides, len(parts) > 2
+        )
     return Form(s, None, (), sides, len(parts) > 2)
 
 

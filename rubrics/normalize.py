@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 
 _DELIMS = re.compile(r"^\s*(?:\$\$|\$|\\\(|\\\[)\s*|\s*(?:\$\$|\$|\\\)|\\\])\s*$")
-_SIZING = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|big|Big|bigg|Bigg)(?![a-zA-Z])")
+_SIZING = re.compile(
+    r"\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|big|Big|bigg|Bigg)(?![a-zA-Z])"
+)
 _SPACING = re.compile(r"\\(?:,|;|:|!|\s|quad(?![a-zA-Z])|qquad(?![a-zA-Z]))|~")
 _STYLE = re.compile(r"\\(?:displaystyle|textstyle|limits)(?![a-zA-Z])")
 _WRAPPER = re.compile(
@@ -24,7 +26,12 @@ _SYNONYMS = [
     (re.compile(r"\\(?:ge|geqslant)(?![a-zA-Z])"), r"\\geq"),
     (re.compile(r"\\(?:approx|simeq|cong)(?![a-zA-Z])"), r"\\approx"),
     (re.compile(r"\\(?:times)(?![a-zA-Z])"), r"\\times"),
-    (re.compile(r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\degree(?![a-zA-Z])|\^\s*\{\s*o\s*\}"), "°"),
+    (
+        re.compile(
+            r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\degree(?![a-zA-Z])|\^\s*\{\s*o\s*\}"
+        ),
+        "°",
+    ),
     (re.compile(r"\\%"), "%"),
     (re.compile(r"\\prime(?![a-zA-Z])"), "'"),
 ]
@@ -32,15 +39,111 @@ _UNICODE = str.maketrans({"−": "-", "×": "\\times ", "·": "\\cdot ", "–": 
 # A trailing qualifier a reference sometimes carries ("... for $v_{r,3}$", "... if $r > R_b$").
 _QUALIFIER = re.compile(r"[\s,;]+(?:for|when|if|where|with)\s.*$", re.DOTALL)
 
-SI_PREFIXES = ("y", "z", "a", "f", "p", "n", "u", "μ", "m", "c", "d", "da", "h", "k", "M", "G", "T", "P", "E")
-BASE_UNITS = frozenset({
-    "m", "s", "g", "K", "N", "J", "W", "Pa", "V", "A", "C", "T", "Hz", "eV", "mol", "rad", "sr",
-    "Ω", "ohm", "ohms", "atm", "bar", "L", "l", "min", "h", "hr", "hour", "hours", "yr", "year",
-    "years", "day", "days", "deg", "degree", "degrees", "°", "%", "F", "H", "Wb", "cd", "lm", "lx",
-    "au", "AU", "ly", "pc", "dB", "cal", "Torr", "mmHg", "rpm", "Bq", "Gy", "Sv", "S", "G", "u",
-    "amu", "Da", "sec", "second", "seconds", "meter", "meters", "metre", "metres", "kelvin",
-    "joule", "joules", "newton", "newtons", "watt", "watts", "volt", "volts", "percent", "°C",
-})
+SI_PREFIXES = (
+    "y",
+    "z",
+    "a",
+    "f",
+    "p",
+    "n",
+    "u",
+    "μ",
+    "m",
+    "c",
+    "d",
+    "da",
+    "h",
+    "k",
+    "M",
+    "G",
+    "T",
+    "P",
+    "E",
+)
+BASE_UNITS = frozenset(
+    {
+        "m",
+        "s",
+        "g",
+        "K",
+        "N",
+        "J",
+        "W",
+        "Pa",
+        "V",
+        "A",
+        "C",
+        "T",
+        "Hz",
+        "eV",
+        "mol",
+        "rad",
+        "sr",
+        "Ω",
+        "ohm",
+        "ohms",
+        "atm",
+        "bar",
+        "L",
+        "l",
+        "min",
+        "h",
+        "hr",
+        "hour",
+        "hours",
+        "yr",
+        "year",
+        "years",
+        "day",
+        "days",
+        "deg",
+        "degree",
+        "degrees",
+        "°",
+        "%",
+        "F",
+        "H",
+        "Wb",
+        "cd",
+        "lm",
+        "lx",
+        "au",
+        "AU",
+        "ly",
+        "pc",
+        "dB",
+        "cal",
+        "Torr",
+        "mmHg",
+        "rpm",
+        "Bq",
+        "Gy",
+        "Sv",
+        "S",
+        "G",
+        "u",
+        "amu",
+        "Da",
+        "sec",
+        "second",
+        "seconds",
+        "meter",
+        "meters",
+        "metre",
+        "metres",
+        "kelvin",
+        "joule",
+        "joules",
+        "newton",
+        "newtons",
+        "watt",
+        "watts",
+        "volt",
+        "volts",
+        "percent",
+        "°C",
+    }
+)
 _GREEK_UNIT_TOKENS = {"\\mu": "μ", "\\Omega": "Ω", "\\circ": "°", "\\ohm": "Ω", "\\AA": "Å"}
 
 
@@ -68,7 +171,9 @@ def basic(s: str) -> str:
         s = pattern.sub(repl, s)
     s = re.sub(r"\\cdot\s*10\s*\^", r"\\times 10^", s)
     # \dot\phi -> \dot{\phi}: one spelling for accents
-    s = re.sub(r"\\(dot|ddot|hat|vec|bar|tilde)\s*(\\[A-Za-z]+|[A-Za-z])(?![A-Za-z])", r"\\\1{\2}", s)
+    s = re.sub(
+        r"\\(dot|ddot|hat|vec|bar|tilde)\s*(\\[A-Za-z]+|[A-Za-z])(?![A-Za-z])", r"\\\1{\2}", s
+    )
     s = re.sub(r"\s+", " ", s).strip()
     return s
 
@@ -82,7 +187,11 @@ def is_unit_token(token: str, extra: frozenset[str] = frozenset()) -> bool:
     if token in BASE_UNITS or token in extra:
         return True
     for prefix in SI_PREFIXES:
-        if token.startswith(prefix) and token[len(prefix):] in BASE_UNITS and len(token) > len(prefix):
+        if (
+            token.startswith(prefix)
+            and token[len(prefix) :] in BASE_UNITS
+            and len(token) > len(prefix)
+        ):
             return True
     return token in {"μ"}  # "\mu m" splits into a prefix token and a unit token
 
@@ -122,8 +231,13 @@ def strip_unit_suffix(s: str, extra: frozenset[str] = frozenset()) -> str:
             s = s[: m.start()].rstrip()
         elif extra:
             tail = re.search(r"(?<=[\d}\s])\s*([A-Za-zμΩ][A-Za-z/^\-\d\s\\]*)\s*$", s)
-            if tail and m is None and unit_tokens(tail.group(1)) and unit_tokens(tail.group(1)) <= extra \
-                    and re.search(r"\d\s*$", s[: tail.start()]):
+            if (
+                tail
+                and m is None
+                and unit_tokens(tail.group(1))
+                and unit_tokens(tail.group(1)) <= extra
+                and re.search(r"\d\s*$", s[: tail.start()])
+            ):
                 s = s[: tail.start()].rstrip()
     return s
 

@@ -28,8 +28,12 @@ _SCI_TIMES = re.compile(
     rf"^(?P<m>{_MANT})\s*(?:\\times|\\cdot|x|\*)\s*10\s*\^\s*(?:\{{\s*(?P<e1>{_EXP})\s*\}}|(?P<e2>{_EXP}))"
 )
 _SCI_E = re.compile(rf"^(?P<m>{_MANT})[eE](?P<e>{_EXP})(?![A-Za-z])")
-_POW10 = re.compile(rf"^(?P<s>[-+]?)10\s*\^\s*(?:\{{\s*(?P<e1>{_EXP}(?:\.\d+)?)\s*\}}|(?P<e2>{_EXP}))")  # 10^{10.5}
-_FRAC = re.compile(rf"^(?P<s>[-+]?)\\frac\s*\{{\s*(?P<a>{_MANT})\s*\}}\s*\{{\s*(?P<b>{_MANT})\s*\}}")
+_POW10 = re.compile(
+    rf"^(?P<s>[-+]?)10\s*\^\s*(?:\{{\s*(?P<e1>{_EXP}(?:\.\d+)?)\s*\}}|(?P<e2>{_EXP}))"
+)  # 10^{10.5}
+_FRAC = re.compile(
+    rf"^(?P<s>[-+]?)\\frac\s*\{{\s*(?P<a>{_MANT})\s*\}}\s*\{{\s*(?P<b>{_MANT})\s*\}}"
+)
 _SLASH = re.compile(rf"^(?P<a>{_MANT})\s*/\s*(?P<b>{_MANT})(?![\d.])")
 _PLAIN = re.compile(rf"^{_MANT}")
 
@@ -61,21 +65,21 @@ def _leading_number(s: str) -> tuple[Number, str] | None:
         if m:
             groups = m.groupdict()
             exp = groups.get("e") or groups.get("e1") or groups.get("e2") or "0"
-            return Number(float(m.group("m")) * 10.0 ** int(exp), sci=True), s[m.end():]
+            return Number(float(m.group("m")) * 10.0 ** int(exp), sci=True), s[m.end() :]
     m = _POW10.match(s)
     if m:
         exp = float(m.group("e1") or m.group("e2"))
-        return Number((-1.0 if m.group("s") == "-" else 1.0) * 10.0 ** exp, sci=True), s[m.end():]
+        return Number((-1.0 if m.group("s") == "-" else 1.0) * 10.0**exp, sci=True), s[m.end() :]
     m = _FRAC.match(s)
     if m and float(m.group("b")) != 0:
         value = float(m.group("a")) / float(m.group("b"))
-        return Number(-value if m.group("s") == "-" else value), s[m.end():]
+        return Number(-value if m.group("s") == "-" else value), s[m.end() :]
     m = _SLASH.match(s)
     if m and float(m.group("b")) != 0:
-        return Number(float(m.group("a")) / float(m.group("b"))), s[m.end():]
+        return Number(float(m.group("a")) / float(m.group("b"))), s[m.end() :]
     m = _PLAIN.match(s)
     if m:
-        return Number(float(m.group(0))), s[m.end():]
+        return Number(float(m.group(0))), s[m.end() :]
     return None
 
 
@@ -107,7 +111,7 @@ def parse_interval(text: str, unit: str | None = None) -> Interval | None:
 
 def _mantissa_exponent(x: float) -> tuple[float, int]:
     exp = math.floor(math.log10(abs(x)))
-    mant = x / 10.0 ** exp
+    mant = x / 10.0**exp
     if abs(mant) >= 10 - 1e-12:  # float noise at the decade edge
         mant, exp = mant / 10, exp + 1
     return mant, exp
@@ -141,7 +145,8 @@ def numeric_match(given: str, reference: str, unit: str | None = None) -> bool |
         g_interval = parse_interval(given, unit)
         if g_interval is not None:
             return numbers_close(Number(g_interval.lo), Number(ref_interval.lo)) and numbers_close(
-                Number(g_interval.hi), Number(ref_interval.hi))
+                Number(g_interval.hi), Number(ref_interval.hi)
+            )
         g = parse_number(given, unit)
         return None if g is None else in_interval(g.value, ref_interval)
     ref = parse_number(reference, unit)

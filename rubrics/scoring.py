@@ -127,7 +127,8 @@ def score_exam(
     else:
         medals = Counter(cutoffs.medal(published(float(x))) for x in boot)
         result.update(
-            medal=cutoffs.medal(published(score)), score_published=published(score),
+            medal=cutoffs.medal(published(score)),
+            score_published=published(score),
             medal_basis=MEDAL_BASIS,
             medal_probs={m: round(medals.get(m, 0) / draws, 4) for m in MEDALS},
             cutoffs=cutoffs.as_dict(),

@@ -102,9 +102,15 @@ class CriterionGrade:
         return self.ours is None or abs(self.ours - self.raw_score) > 1e-9
 
     def as_dict(self) -> dict[str, object]:
-        return {"criterion": self.criterion, "prompt": self.prompt, "reply": self.reply,
-                "raw_score": self.raw_score, "score": self.score, "ours": self.ours,
-                "parse_differs": self.parse_differs}
+        return {
+            "criterion": self.criterion,
+            "prompt": self.prompt,
+            "reply": self.reply,
+            "raw_score": self.raw_score,
+            "score": self.score,
+            "ours": self.ours,
+            "parse_differs": self.parse_differs,
+        }
 
 
 @dataclass(frozen=True)
@@ -134,8 +140,14 @@ class StepGrade:
         return self.schemes[self.best_scheme].total
 
 
-def _grade_once(problem: Problem, reply: str, scheme: tuple[str, ...], judge: Judge,
-                build_prompt: StepPrompt, attempt: Attempt) -> list[CriterionGrade]:
+def _grade_once(
+    problem: Problem,
+    reply: str,
+    scheme: tuple[str, ...],
+    judge: Judge,
+    build_prompt: StepPrompt,
+    attempt: Attempt,
+) -> list[CriterionGrade]:
     out = []
     for criterion in scheme:
         if not criterion.strip():
@@ -143,18 +155,31 @@ def _grade_once(problem: Problem, reply: str, scheme: tuple[str, ...], judge: Ju
         prompt = build_prompt(problem, reply, criterion, attempt)
         answer = judge(prompt)
         raw = parse_score(answer)
-        out.append(CriterionGrade(criterion, prompt, answer, raw, max(0.0, raw), parse_score_ours(answer)))
+        out.append(
+            CriterionGrade(criterion, prompt, answer, raw, max(0.0, raw), parse_score_ours(answer))
+        )
     return out
 
 
 def _scaled(grades: list[CriterionGrade], full: float, total: float) -> tuple[CriterionGrade, ...]:
     factor = full / total
-    return tuple(CriterionGrade(g.criterion, g.prompt, g.reply, g.raw_score,
-                                round(g.score * factor, 2), g.ours) for g in grades)
+    return tuple(
+        CriterionGrade(
+            g.criterion, g.prompt, g.reply, g.raw_score, round(g.score * factor, 2), g.ours
+        )
+        for g in grades
+    )
 
 
-def grade_scheme(problem: Problem, reply: str, index: int, judge: Judge,
-                 build_prompt: StepPrompt, *, regrades: int = MAX_REGRADES) -> SchemeGrade:
+def grade_scheme(
+    problem: Problem,
+    reply: str,
+    index: int,
+    judge: Judge,
+    build_prompt: StepPrompt,
+    *,
+    regrades: int = MAX_REGRADES,
+) -> SchemeGrade:
     """One scheme: graded, re-graded while over the full mark (``regrades`` times at most),
     then scaled down in proportion if still over."""
     full = problem.full_marks
@@ -174,14 +199,18 @@ def grade_scheme(problem: Problem, reply: str, index: int, judge: Judge,
     return SchemeGrade(index, _scaled(grades, full, total), attempts, True, tuple(discarded))
 
 
-def grade_steps(problem: Problem, reply: str, *, judge: Judge, build_prompt: StepPrompt) -> StepGrade:
+def grade_steps(
+    problem: Problem, reply: str, *, judge: Judge, build_prompt: StepPrompt
+) -> StepGrade:
     """S = the best scheme's total; None (best_scheme None) when the problem has no scheme.
     Several schemes are graded once each (then scaled), as the official rule does."""
     if not problem.marking:
         return StepGrade((), problem.full_marks, None, ("no marking scheme",))
     several = len(problem.marking) > 1
     schemes = tuple(
-        grade_scheme(problem, reply, i, judge, build_prompt, regrades=0 if several else MAX_REGRADES)
+        grade_scheme(
+            problem, reply, i, judge, build_prompt, regrades=0 if several else MAX_REGRADES
+        )
         for i in range(len(problem.marking))
     )
     best = max(range(len(schemes)), key=lambda i: (schemes[i].total, -i))

@@ -35,9 +35,40 @@ _MAX_OPS = 250  # sympy operation count of one parsed side; more is left undecid
 _TOO_BIG = re.compile(r"\^\s*\{?\s*[-+]?\s*\d{4,}|\d{40,}|!")
 
 _FUNCTIONS = {
-    "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
-    "coth", "exp", "ln", "log", "sqrt", "frac", "cdot", "times", "infty", "operatorname",
-    "left", "right", "mathrm", "text", "partial", "int", "sum", "prod", "lim", "max", "min", "det",
+    "sin",
+    "cos",
+    "tan",
+    "cot",
+    "sec",
+    "csc",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "coth",
+    "exp",
+    "ln",
+    "log",
+    "sqrt",
+    "frac",
+    "cdot",
+    "times",
+    "infty",
+    "operatorname",
+    "left",
+    "right",
+    "mathrm",
+    "text",
+    "partial",
+    "int",
+    "sum",
+    "prod",
+    "lim",
+    "max",
+    "min",
+    "det",
 }
 _ACCENT = r"\\(?:vec|hat|dot|ddot|bar|tilde|overline|overrightarrow|mathbf|boldsymbol|mathcal|widehat|widetilde)\s*\{(?:[^{}]|\{[^{}]*\})*\}"
 _GREEK_OR_LETTER = r"\\[A-Za-z]+|[A-Za-z]"
@@ -100,22 +131,80 @@ def function_letters(reference: str) -> frozenset[str]:
 
 def _products(latex: str, functions: frozenset[str]) -> str:
     return _LETTER_PAREN.sub(
-        lambda m: m.group(0) if m.group(1) in functions else f"{m.group(1)} \\cdot (", latex)
+        lambda m: m.group(0) if m.group(1) in functions else f"{m.group(1)} \\cdot (", latex
+    )
 
 
 # Commands the parser knows; any other command (a reference's own \tao, \odot, ...) is a name.
-_KNOWN_COMMANDS = _FUNCTIONS | GREEK | ACCENTS | {
-    "pi", "dfrac", "tfrac", "mathit", "hbar", "ell", "circ", "pm", "mp", "cdots", "ldots", "div",
-    "arcsec", "arccsc", "arccot", "operatorname", "mathrm", "text", "lfloor", "rfloor", "lceil",
-    "rceil", "vert", "mid", "lvert", "rvert", "quad", "qquad", "sinh", "cosh", "tanh", "infty",
-    "nabla", "prime", "binom", "cfrac", "displaystyle", "limits", "to", "rightarrow", "approx",
-    "leq", "geq", "le", "ge", "neq", "ne", "ll", "gg", "lt", "gt", "cos", "sin", "exp",
-}
+_KNOWN_COMMANDS = (
+    _FUNCTIONS
+    | GREEK
+    | ACCENTS
+    | {
+        "pi",
+        "dfrac",
+        "tfrac",
+        "mathit",
+        "hbar",
+        "ell",
+        "circ",
+        "pm",
+        "mp",
+        "cdots",
+        "ldots",
+        "div",
+        "arcsec",
+        "arccsc",
+        "arccot",
+        "operatorname",
+        "mathrm",
+        "text",
+        "lfloor",
+        "rfloor",
+        "lceil",
+        "rceil",
+        "vert",
+        "mid",
+        "lvert",
+        "rvert",
+        "quad",
+        "qquad",
+        "sinh",
+        "cosh",
+        "tanh",
+        "infty",
+        "nabla",
+        "prime",
+        "binom",
+        "cfrac",
+        "displaystyle",
+        "limits",
+        "to",
+        "rightarrow",
+        "approx",
+        "leq",
+        "geq",
+        "le",
+        "ge",
+        "neq",
+        "ne",
+        "ll",
+        "gg",
+        "lt",
+        "gt",
+        "cos",
+        "sin",
+        "exp",
+    }
+)
 
 
 def _unknown_commands(s: str) -> str:
-    return re.sub(r"\\([A-Za-z]+)", lambda m: m.group(0) if m.group(1) in _KNOWN_COMMANDS
-                  else f" \\mathit{{u{m.group(1)}}} ", s)
+    return re.sub(
+        r"\\([A-Za-z]+)",
+        lambda m: m.group(0) if m.group(1) in _KNOWN_COMMANDS else f" \\mathit{{u{m.group(1)}}} ",
+        s,
+    )
 
 
 def _square_brackets(s: str) -> str:
@@ -137,8 +226,11 @@ def _prepare(text: str, table: SymbolTable, functions: frozenset[str] = frozense
     s = unwrap_text(basic(text))
     s = re.sub(r"\s+([_^])", r"\1", s)  # \mathbf{e}_x unwraps to " e _x": one symbol e_x
     s = strip_qualifier(s)
-    if len(s) > _MAX_LEN or _TOO_BIG.search(s) or re.search(
-            r"\\(?:int|sum|prod|lim|begin|cases)(?![a-zA-Z])", s):
+    if (
+        len(s) > _MAX_LEN
+        or _TOO_BIG.search(s)
+        or re.search(r"\\(?:int|sum|prod|lim|begin|cases)(?![a-zA-Z])", s)
+    ):
         return None
     s = s.replace("\\approx", "=")
     s = re.sub(r"\\cdot", "*", s)
@@ -155,8 +247,11 @@ def _prepare(text: str, table: SymbolTable, functions: frozenset[str] = frozense
     s = _substitute(s, table)
     # letters sympy would read as constants: \gamma and \Gamma (Euler's constant), I (the
     # imaginary unit); in a physics answer they are quantities
-    return re.sub(r"\\(gamma|Gamma)(?![A-Za-z])|(?<![A-Za-z\\])I(?![A-Za-z])",
-                  lambda m: f" \\mathit{{q{m.group(1) or 'I'}}} ", s)
+    return re.sub(
+        r"\\(gamma|Gamma)(?![A-Za-z])|(?<![A-Za-z\\])I(?![A-Za-z])",
+        lambda m: f" \\mathit{{q{m.group(1) or 'I'}}} ",
+        s,
+    )
 
 
 @functools.lru_cache(maxsize=2048)
@@ -228,8 +323,10 @@ def _evaluate(exprs: list[Any], trials: int) -> list[list[complex]] | None:
         # every other point spreads the quantities over four decades, so a tolerance on
         # decimal coefficients cannot hide a wrong term next to a large constant (307 + T
         # against 307 + T^2 differ little while T stays below 1)
-        point = {s: sympy.Float(rng.uniform(0.35, 0.95) if k % 2 == 0 else 10 ** rng.uniform(-2, 2))
-                 for s in symbols}
+        point = {
+            s: sympy.Float(rng.uniform(0.35, 0.95) if k % 2 == 0 else 10 ** rng.uniform(-2, 2))
+            for s in symbols
+        }
         try:
             values = [complex(sympy.N(e.xreplace(point), 15)) for e in exprs]
         except (TypeError, ValueError, ZeroDivisionError, OverflowError):
@@ -342,7 +439,10 @@ def parse_pair(given: str, reference: str) -> tuple[Any, Any] | None:
 
 def sympy_equivalent(given: str, reference: str) -> bool | None:
     """Expressions or single equations (both of the same kind); None otherwise."""
-    g_eq, r_eq = given.count("=") + given.count("\\approx"), reference.count("=") + reference.count("\\approx")
+    g_eq, r_eq = (
+        given.count("=") + given.count("\\approx"),
+        reference.count("=") + reference.count("\\approx"),
+    )
     if g_eq == r_eq == 0:
         return expressions_equivalent(given, reference)
     if g_eq == r_eq == 1:

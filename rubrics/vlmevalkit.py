@@ -41,18 +41,141 @@ PRECISION = 2e-3  # are_equal_under_sympy(precision=2e-3), compared at precision
 # they are removed from answers wherever they stand alone (the source of some official
 # false accepts, e.g. N/A read as /).
 _UNIT_WORDS_BASE = (
-    "east", "degree", "mph", "kmph", "ft", "m sqaure", " m east", "sq m", "deg", "mile", "q .",
-    "monkey", "prime", "ratio", "profit of rs", "rd", "o", "p . m", "lb", "tile", "per", "lt",
-    "gain", "ab", "way", "west", "no change", "men", "soldier", "pie", "bc", "excess", "st",
-    "inches", "noon", "percent", "by", "gal", "kmh", "acre", "rise", "a . m", "th", "π r 2", "sq",
-    "mark", "toy", "coin", "sq . m", "gallon", "° f", "profit", "minw", "yr", "women", "feet",
-    "am", "pm", "hr", "cu cm", "square", "v â € ™", "are", "rupee", "rounds", "cubic", "cc",
-    "mtr", "ohm", "number", "kmph", "day", "hour", "minute", "min", "second", "man", "woman",
-    "sec", "cube", "mt", "sq inch", "mp", "∏ cm ³", "hectare", "more", "sec", "unit", "cu . m",
-    "cm 2", "rs .", "rs", "kg", "month", "cm", "mm", "apple", "liter", "loss", "yard", "pure",
-    "year", "increase", "decrease", "less", "Surface", "litre", "pi sq m", "s .", "metre",
-    "meter", "inch", "kilogram", "second", "ampere", "A", "K", "mol", "cd", "N", "J", "W", "Pa",
-    "Hz", "C", "V", "Ω", "F", "T", "H", "eV", "kW·h", "atm", "bar", "°C",
+    "east",
+    "degree",
+    "mph",
+    "kmph",
+    "ft",
+    "m sqaure",
+    " m east",
+    "sq m",
+    "deg",
+    "mile",
+    "q .",
+    "monkey",
+    "prime",
+    "ratio",
+    "profit of rs",
+    "rd",
+    "o",
+    "p . m",
+    "lb",
+    "tile",
+    "per",
+    "lt",
+    "gain",
+    "ab",
+    "way",
+    "west",
+    "no change",
+    "men",
+    "soldier",
+    "pie",
+    "bc",
+    "excess",
+    "st",
+    "inches",
+    "noon",
+    "percent",
+    "by",
+    "gal",
+    "kmh",
+    "acre",
+    "rise",
+    "a . m",
+    "th",
+    "π r 2",
+    "sq",
+    "mark",
+    "toy",
+    "coin",
+    "sq . m",
+    "gallon",
+    "° f",
+    "profit",
+    "minw",
+    "yr",
+    "women",
+    "feet",
+    "am",
+    "pm",
+    "hr",
+    "cu cm",
+    "square",
+    "v â € ™",
+    "are",
+    "rupee",
+    "rounds",
+    "cubic",
+    "cc",
+    "mtr",
+    "ohm",
+    "number",
+    "kmph",
+    "day",
+    "hour",
+    "minute",
+    "min",
+    "second",
+    "man",
+    "woman",
+    "sec",
+    "cube",
+    "mt",
+    "sq inch",
+    "mp",
+    "∏ cm ³",
+    "hectare",
+    "more",
+    "sec",
+    "unit",
+    "cu . m",
+    "cm 2",
+    "rs .",
+    "rs",
+    "kg",
+    "month",
+    "cm",
+    "mm",
+    "apple",
+    "liter",
+    "loss",
+    "yard",
+    "pure",
+    "year",
+    "increase",
+    "decrease",
+    "less",
+    "Surface",
+    "litre",
+    "pi sq m",
+    "s .",
+    "metre",
+    "meter",
+    "inch",
+    "kilogram",
+    "second",
+    "ampere",
+    "A",
+    "K",
+    "mol",
+    "cd",
+    "N",
+    "J",
+    "W",
+    "Pa",
+    "Hz",
+    "C",
+    "V",
+    "Ω",
+    "F",
+    "T",
+    "H",
+    "eV",
+    "kW·h",
+    "atm",
+    "bar",
+    "°C",
 )
 UNIT_WORDS = _UNIT_WORDS_BASE + tuple(w + "s" for w in _UNIT_WORDS_BASE)
 _UNIT_PATTERNS = [re.compile(r"(^|\W)" + w + r"($|\W)") for w in UNIT_WORDS]
@@ -69,6 +192,7 @@ def drop_unit_words(s: str) -> str:
 
 
 # --- stage 1: mathd ----------------------------------------------------------------------
+
 
 class _Unnormalisable(Exception):
     """The official normaliser raised; it then compares the answer as given (stripped)."""
@@ -158,10 +282,13 @@ def _strip_string(s: str) -> str:
 
 # --- stage 2: sympy ----------------------------------------------------------------------
 
+
 def _latex_to_text(expr: str) -> str:
     from pylatexenc import latex2text
 
-    expr = expr.replace("\\tfrac", "\\frac").replace("\\dfrac", "\\frac").replace("\\frac", " \\frac")
+    expr = (
+        expr.replace("\\tfrac", "\\frac").replace("\\dfrac", "\\frac").replace("\\frac", " \\frac")
+    )
     expr = latex2text.LatexNodes2Text().latex_to_text(expr)
     for a, b in (("√", "sqrt"), ("π", "pi"), ("∞", "inf"), ("∪", "U"), ("·", "*"), ("×", "*")):
         expr = expr.replace(a, b)
@@ -190,7 +317,9 @@ def sympy_normalize(expr: str) -> str:
         expr = m.group("text")
     expr = expr.replace("\\%", "%").replace("\\$", "$").replace("$", "").replace("%", "")
     expr = expr.replace(" or ", " , ").replace(" and ", " , ")
-    expr = expr.replace("million", "*10^6").replace("billion", "*10^9").replace("trillion", "*10^12")
+    expr = (
+        expr.replace("million", "*10^6").replace("billion", "*10^9").replace("trillion", "*10^12")
+    )
     expr = drop_unit_words(expr)
     expr = re.sub(r"\^ *\\circ", "", expr)
     if expr[:1] == "{" and expr[-1:] == "}":
@@ -216,8 +345,12 @@ def _split_tuple(expr: str) -> list[str]:
     expr = re.sub(r"(\d)(,)(\d\d\d)($|\D)", r"\1\3\4", expr)
     if not expr:
         return []
-    if len(expr) > 2 and expr[0] in "()[]" and expr[-1] in "()[]" and not any(
-            ch in expr[1:-1] for ch in "()[]"):
+    if (
+        len(expr) > 2
+        and expr[0] in "()[]"
+        and expr[-1] in "()[]"
+        and not any(ch in expr[1:-1] for ch in "()[]")
+    ):
         return [e.strip() for e in expr[1:-1].split(",")]
     return [expr]
 
@@ -238,10 +371,26 @@ def judge_mc(pred: str, gold: str) -> bool:
     return f"'{gold}'" in pred
 
 
-_TF_WORDS = {"TRUE": "TRUE", "YES": "TRUE", "T": "TRUE", "Y": "TRUE",
-             "FALSE": "FALSE", "NO": "FALSE", "F": "FALSE", "N": "FALSE"}
-_TF_CHINESE = {"是": "TRUE", "对": "TRUE", "正确": "TRUE", "能": "TRUE",
-               "否": "FALSE", "错": "FALSE", "错误": "FALSE", "不能": "FALSE"}
+_TF_WORDS = {
+    "TRUE": "TRUE",
+    "YES": "TRUE",
+    "T": "TRUE",
+    "Y": "TRUE",
+    "FALSE": "FALSE",
+    "NO": "FALSE",
+    "F": "FALSE",
+    "N": "FALSE",
+}
+_TF_CHINESE = {
+    "是": "TRUE",
+    "对": "TRUE",
+    "正确": "TRUE",
+    "能": "TRUE",
+    "否": "FALSE",
+    "错": "FALSE",
+    "错误": "FALSE",
+    "不能": "FALSE",
+}
 
 
 def judge_tf(pred: str, gold: str) -> bool:
@@ -280,8 +429,11 @@ def _sympy_parse(expr: str) -> Any:
     from sympy.parsing import sympy_parser
 
     transformations = sympy_parser.standard_transformations + (
-        sympy_parser.implicit_multiplication_application,)
-    return sympy_parser.parse_expr(expr.replace("^", "**"), transformations=transformations, evaluate=False)
+        sympy_parser.implicit_multiplication_application,
+    )
+    return sympy_parser.parse_expr(
+        expr.replace("^", "**"), transformations=transformations, evaluate=False
+    )
 
 
 def _allow_eval(expr: str) -> bool:
@@ -296,8 +448,12 @@ def _allow_eval(expr: str) -> bool:
 def _is_sci(expr: Any) -> bool:
     import sympy
 
-    return (isinstance(expr, sympy.Mul) and len(expr.args) > 1 and isinstance(expr.args[1], sympy.Pow)
-            and expr.args[1].args[0] == 10)
+    return (
+        isinstance(expr, sympy.Mul)
+        and len(expr.args) > 1
+        and isinstance(expr.args[1], sympy.Pow)
+        and expr.args[1].args[0] == 10
+    )
 
 
 def equal_under_sympy(gold: str, pred: str) -> bool:
@@ -373,7 +529,9 @@ def grade_sympy(given: str, reference: str) -> bool:
         elif judge_mc(p, g) or judge_tf(p, g):
             ok = True
         elif "pi" in g or "pi" in p:
-            ok = any(equal_under_sympy(_with_pi(g, v), _with_pi(p, v)) for v in (math.pi, 3.14, 180))
+            ok = any(
+                equal_under_sympy(_with_pi(g, v), _with_pi(p, v)) for v in (math.pi, 3.14, 180)
+            )
         else:
             ok = equal_under_sympy(g, p)
         if not ok:
@@ -382,6 +540,7 @@ def grade_sympy(given: str, reference: str) -> bool:
 
 
 # --- stage 3: math-verify ----------------------------------------------------------------
+
 
 def _repetitive(s: str) -> bool:
     """The original's 'repeatness': the summed longest common prefixes of adjacent sorted
@@ -408,7 +567,9 @@ MAX_VERIFY_OPS = 60
 def _too_big(parsed: Any) -> bool:
     import sympy
 
-    return any(isinstance(x, sympy.Basic) and sympy.count_ops(x) > MAX_VERIFY_OPS for x in parsed or [])
+    return any(
+        isinstance(x, sympy.Basic) and sympy.count_ops(x) > MAX_VERIFY_OPS for x in parsed or []
+    )
 
 
 def grade_math_verify(given: str, reference: str) -> bool:
@@ -416,22 +577,38 @@ def grade_math_verify(given: str, reference: str) -> bool:
     import sympy
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 
-    if (len(given) > 128 and _repetitive(given)) or (len(reference) > 128 and _repetitive(reference)):
+    if (len(given) > 128 and _repetitive(given)) or (
+        len(reference) > 128 and _repetitive(reference)
+    ):
         return False
     config = (LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig())
     try:
-        pred = parse(given if "$" in given else f"${given}$", extraction_config=config,
-                     fallback_mode="no_fallback", extraction_mode="first_match", parsing_timeout=None)
-        gold = parse(reference if "$" in reference else f"${reference}$", extraction_config=config,
-                     fallback_mode="no_fallback", extraction_mode="first_match", parsing_timeout=None)
+        pred = parse(
+            given if "$" in given else f"${given}$",
+            extraction_config=config,
+            fallback_mode="no_fallback",
+            extraction_mode="first_match",
+            parsing_timeout=None,
+        )
+        gold = parse(
+            reference if "$" in reference else f"${reference}$",
+            extraction_config=config,
+            fallback_mode="no_fallback",
+            extraction_mode="first_match",
+            parsing_timeout=None,
+        )
         if _too_big(gold) or _too_big(pred):
             return False  # stands in for the official 1 s verify timeout, deterministically
         ok = bool(verify(gold, pred, numeric_precision=3, timeout_seconds=None))
     except Exception:  # noqa: BLE001 - the original returns "not equal" on any failure
         return False
     # a number against an interval: containment decides, whatever verify said
-    if pred and gold and isinstance(pred[0], (sympy.Integer, sympy.Float, sympy.Rational)) \
-            and isinstance(gold[0], sympy.Interval):
+    if (
+        pred
+        and gold
+        and isinstance(pred[0], (sympy.Integer, sympy.Float, sympy.Rational))
+        and isinstance(gold[0], sympy.Interval)
+    ):
         return bool(gold[0].contains(pred[0]))
     return ok
 
@@ -442,8 +619,9 @@ def grade_math_verify(given: str, reference: str) -> bool:
 LenientJudge = Callable[[str, str, str], bool | None]
 
 
-def grade(given: str, reference: str, *, question: str = "",
-          judge: LenientJudge | None = None) -> tuple[bool, str]:
+def grade(
+    given: str, reference: str, *, question: str = "", judge: LenientJudge | None = None
+) -> tuple[bool, str]:
     """(correct, deciding stage) for one boxed answer against one reference content."""
     if normalized_equal(given, reference):
         return True, "mathd"

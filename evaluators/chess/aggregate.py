@@ -36,8 +36,12 @@ def _faithfulness(decided: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     n, differs, none = len(judged), judged.count("differs"), judged.count("no_move")
     return {
         "faithfulness_n": n,
-        "unfaithful": differs, "unfaithful_rate": differs / n if n else None, "unfaithful_ci95": wilson(differs, n),
-        "no_move": none, "no_move_rate": none / n if n else None, "no_move_ci95": wilson(none, n),
+        "unfaithful": differs,
+        "unfaithful_rate": differs / n if n else None,
+        "unfaithful_ci95": wilson(differs, n),
+        "no_move": none,
+        "no_move_rate": none / n if n else None,
+        "no_move_ci95": wilson(none, n),
     }
 
 
@@ -50,9 +54,13 @@ def aggregate(config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> d
     claims_total = sum(m.get("claims_total", 0) for m in decided)
     claims_false = sum(m.get("claims_false", 0) for m in decided)
     legality_applies = task != "legal_moves"
-    never_legal = sum(1 for m in decided if not m.get("legal_final", True)) if legality_applies else 0
+    never_legal = (
+        sum(1 for m in decided if not m.get("legal_final", True)) if legality_applies else 0
+    )
     accuracies = [a["accuracy"] for a in analysed]
-    classes: dict[str, int] = {c: sum(1 for a in analysed if a["move_class"] == c) for c in MOVE_CLASSES}
+    classes: dict[str, int] = {
+        c: sum(1 for a in analysed if a["move_class"] == c) for c in MOVE_CLASSES
+    }
     if legality_applies:
         classes[NEVER_LEGAL] = never_legal
     metrics: dict[str, Any] = {
@@ -62,13 +70,17 @@ def aggregate(config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> d
         "n_moves": len(moves),
         "accuracy": _mean_se(accuracies)[0],  # over the moves played (legal ones)
         "accuracy_never_legal_as_zero": _mean_se(accuracies + [0.0] * never_legal)[0],
-        "acpl": acpl([a["cp_loss"] for a in analysed]),  # Lichess: rounded mean, losses capped at 2000
+        "acpl": acpl(
+            [a["cp_loss"] for a in analysed]
+        ),  # Lichess: rounded mean, losses capped at 2000
         "never_legal": never_legal,
         "move_classes": classes,
         "legal_first_try": (sum(1 for m in moves if m["legal_first_try"]) / len(moves))
-        if moves and legality_applies else None,
+        if moves and legality_applies
+        else None,
         "legal_final": (sum(1 for m in moves if m["legal_final"]) / len(moves))
-        if moves and legality_applies else None,
+        if moves and legality_applies
+        else None,
         "parse_failures": sum(m.get("parse_failures", 0) for m in moves),
         "illegal_attempts": sum(m.get("illegal_attempts", 0) for m in moves),
         "claims_total": claims_total,
@@ -76,7 +88,9 @@ def aggregate(config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> d
         "hallucination_rate": claims_false / claims_total if claims_total else None,
         "hallucination_ci95": wilson(claims_false, claims_total),
         **_faithfulness(decided),
-        "percentile_rank_mean": _mean_se([a["percentile"] for a in analysed if a.get("percentile") is not None])[0],
+        "percentile_rank_mean": _mean_se(
+            [a["percentile"] for a in analysed if a.get("percentile") is not None]
+        )[0],
     }
     if task == "games":
         points = [float(o.details["points"]) for o in done]
@@ -85,18 +99,29 @@ def aggregate(config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> d
             ladder, fit = load_ladder(resolve_path(str(config["ladder"])))
         rating = rating_metrics(fit, ladder, config, done)
         lo, hi = rating["elo_ci95"] or (None, None)
-        accs = [o.details["game_accuracy"] for o in done if o.details.get("game_accuracy") is not None]
-        metrics.update({
-            "games": len(done), "wins": points.count(1.0), "draws": points.count(0.5), "losses": points.count(0.0),
-            **rating,
-            "score": rating["elo"],
-            # the likelihood-ratio interval is not symmetric; its half width / 1.96 stands in
-            # for a standard error where a table wants one (None when only a bound is known)
-            "score_se": (hi - lo) / (2 * 1.959963984540054) if lo is not None and hi is not None else None,
-            "points_rate": sum(points) / len(points) if points else None,
-            "accuracy": sum(accs) / len(accs) if accs else None,  # Lichess game accuracy, mean over games
-            "by_opponent": _by_opponent(done),
-        })
+        accs = [
+            o.details["game_accuracy"] for o in done if o.details.get("game_accuracy") is not None
+        ]
+        metrics.update(
+            {
+                "games": len(done),
+                "wins": points.count(1.0),
+                "draws": points.count(0.5),
+                "losses": points.count(0.0),
+                **rating,
+                "score": rating["elo"],
+                # the likelihood-ratio interval is not symmetric; its half width / 1.96 stands in
+                # for a standard error where a table wants one (None when only a bound is known)
+                "score_se": (hi - lo) / (2 * 1.959963984540054)
+                if lo is not None and hi is not None
+                else None,
+                "points_rate": sum(points) / len(points) if points else None,
+                "accuracy": sum(accs) / len(accs)
+                if accs
+                else None,  # Lichess game accuracy, mean over games
+                "by_opponent": _by_opponent(done),
+            }
+        )
         return metrics
     scores = [float(o.score) for o in done if o.score is not None]
     mean, se = _mean_se(scores)
@@ -106,7 +131,8 @@ def aggregate(config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> d
     metrics.update({"score": mean, "score_se": se})
     if task == "puzzles":
         metrics["puzzle_accuracy_by_band"] = accuracy_by_band(
-            [(int(o.details["rating"]), bool(o.details["solved"])) for o in done])
+            [(int(o.details["rating"]), bool(o.details["solved"])) for o in done]
+        )
     if task == "legal_moves":
         metrics["mean_iou"] = mean / 100.0 if mean is not None else None
     return metrics
@@ -115,7 +141,9 @@ def aggregate(config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> d
 def _by_opponent(done: Sequence[StoredOutcome]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for o in done:
-        d = out.setdefault(o.details["opponent"], {"games": 0, "points": 0.0, "elo": o.details.get("opponent_elo")})
+        d = out.setdefault(
+            o.details["opponent"], {"games": 0, "points": 0.0, "elo": o.details.get("opponent_elo")}
+        )
         d["games"] += 1
         d["points"] += float(o.details["points"])
     return out

@@ -12,8 +12,18 @@ from typing import Any
 import chess
 
 GLYPHS = {
-    "K": "♔", "Q": "♕", "R": "♖", "B": "♗", "N": "♘", "P": "♙",
-    "k": "♚", "q": "♛", "r": "♜", "b": "♝", "n": "♞", "p": "♟",
+    "K": "♔",
+    "Q": "♕",
+    "R": "♖",
+    "B": "♗",
+    "N": "♘",
+    "P": "♙",
+    "k": "♚",
+    "q": "♛",
+    "r": "♜",
+    "b": "♝",
+    "n": "♞",
+    "p": "♟",
 }
 
 
@@ -54,8 +64,9 @@ def move_squares(board: chess.Board, text: str | None) -> tuple[str, str] | None
     return None
 
 
-def board_squares(fen: str, *, model_move: str | None = None, best_move: str | None = None,
-                  flip: bool = False) -> list[Square]:
+def board_squares(
+    fen: str, *, model_move: str | None = None, best_move: str | None = None, flip: bool = False
+) -> list[Square]:
     try:
         board = chess.Board(fen)
     except ValueError as exc:
@@ -75,8 +86,15 @@ def board_squares(fen: str, *, model_move: str | None = None, best_move: str | N
             piece = board.piece_at(sq)
             letter = piece.symbol() if piece else ""
             name = chess.square_name(sq)
-            out.append(Square(name=name, dark=(file + rank) % 2 == 0, glyph=GLYPHS.get(letter, ""),
-                              piece=letter, marks=tuple(marks.get(name, ()))))
+            out.append(
+                Square(
+                    name=name,
+                    dark=(file + rank) % 2 == 0,
+                    glyph=GLYPHS.get(letter, ""),
+                    piece=letter,
+                    marks=tuple(marks.get(name, ())),
+                )
+            )
     return out
 
 
@@ -90,7 +108,11 @@ def item_positions(details: dict[str, Any]) -> list[dict[str, Any]]:
     endpoint: a game's or a task's list of per-move records, or the item itself if it is one."""
     for key in ("positions", "moves", "plies"):
         value = details.get(key)
-        if isinstance(value, list) and value and all(isinstance(p, dict) and p.get("fen") for p in value):
+        if (
+            isinstance(value, list)
+            and value
+            and all(isinstance(p, dict) and p.get("fen") for p in value)
+        ):
             return value
     return [details] if details.get("fen") else []
 

@@ -46,17 +46,37 @@ _MOVE_NUMBER_RE = re.compile(r"(?<![\w.])(\d{1,3})\s*\.(\s*\.\.)?")
 _SENTENCE_RE = re.compile(r"(?<![.])[.!?;](?![.])(?=\s|$)|\n+")
 _PIECE = r"(king|queen|rook|bishop|knight|pawn)"
 _PIECE_RE = re.compile(
-    r"\b(?:(no|not\s+an?|not\s+a)\s+)?(?:(white|black)(?:'s)?\s+)?" + _PIECE + r"s?\s+(?:on|at)\s+([a-h][1-8])\b",
-    re.IGNORECASE)
+    r"\b(?:(no|not\s+an?|not\s+a)\s+)?(?:(white|black)(?:'s)?\s+)?"
+    + _PIECE
+    + r"s?\s+(?:on|at)\s+([a-h][1-8])\b",
+    re.IGNORECASE,
+)
 _SAN_RE = re.compile(
     r"^(?:[KQRBN][a-h]?[1-8]?x?[a-h][1-8](?:=?[QRBN])?|[a-h]x[a-h][1-8](?:=?[QRBN])?|[a-h][18]=?[QRBN]|O-O(?:-O)?)"
-    r"[+#]?$")
+    r"[+#]?$"
+)
 _UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
 _SQUARE_RE = re.compile(r"^[a-h][1-8][+#]?$")
 _CONTINUE = {"then", "followed", "by", "->", "\u2192", "...", "after", "which"}
 _LINKS = {"and", "or", ","}  # continue a line or a list only right after a move
-_MOVE_VERBS = {"play", "plays", "played", "playing", "push", "pushes", "pushing", "answer", "answers",
-               "reply", "replies", "meet", "meets", "after", "then", "with"}
+_MOVE_VERBS = {
+    "play",
+    "plays",
+    "played",
+    "playing",
+    "push",
+    "pushes",
+    "pushing",
+    "answer",
+    "answers",
+    "reply",
+    "replies",
+    "meet",
+    "meets",
+    "after",
+    "then",
+    "with",
+}
 _ALTERNATIVE = {"or", "instead", "alternatively"}
 _SENTENCE_CONTINUES = ("then", "next", "after that", "afterwards", "and then", "continuing")
 # legality denied in the same clause as the move
@@ -64,10 +84,19 @@ _NEGATION_RE = re.compile(
     r"\b(?:impossible|illegal|not\s+(?:a\s+)?(?:legal|possible|available)|isn't\s+(?:legal|possible|available)|"
     r"is\s+not\s+(?:legal|possible|available)|unavailable|can(?:no|')t\s+(?:be\s+played|play|go|move|capture)|"
     r"cannot\s+(?:be\s+played|play|go|move|capture)|can\s+not\s+play|no\s+longer\s+(?:possible|legal))\b",
-    re.IGNORECASE)
-_CLAUSE_RE = re.compile(r",|:|\bbut\b|\bso\b|\bbecause\b|\bwhile\b|\bwhereas\b|\bsince\b", re.IGNORECASE)
-_PIECES = {"king": chess.KING, "queen": chess.QUEEN, "rook": chess.ROOK, "bishop": chess.BISHOP,
-           "knight": chess.KNIGHT, "pawn": chess.PAWN}
+    re.IGNORECASE,
+)
+_CLAUSE_RE = re.compile(
+    r",|:|\bbut\b|\bso\b|\bbecause\b|\bwhile\b|\bwhereas\b|\bsince\b", re.IGNORECASE
+)
+_PIECES = {
+    "king": chess.KING,
+    "queen": chess.QUEEN,
+    "rook": chess.ROOK,
+    "bishop": chess.BISHOP,
+    "knight": chess.KNIGHT,
+    "pawn": chess.PAWN,
+}
 
 
 @dataclass(frozen=True)
@@ -104,8 +133,12 @@ def _underspecified(board: chess.Board, token: str) -> chess.Move | None:
     hint, dest = san[1:-2], san[-2:]
     for m in board.legal_moves:
         piece = board.piece_at(m.from_square)
-        if piece is not None and piece.symbol().upper() == san[0] and chess.square_name(m.to_square) == dest \
-                and all(h in chess.square_name(m.from_square) for h in hint):
+        if (
+            piece is not None
+            and piece.symbol().upper() == san[0]
+            and chess.square_name(m.to_square) == dest
+            and all(h in chess.square_name(m.from_square) for h in hint)
+        ):
             return m
     return None
 
@@ -133,7 +166,9 @@ def _play(board: chess.Board, token: str) -> tuple[chess.Board, bool] | None:
     return after, True
 
 
-def _first_legal(candidates: Iterable[chess.Board | None], token: str) -> tuple[chess.Board, chess.Board, bool] | None:
+def _first_legal(
+    candidates: Iterable[chess.Board | None], token: str
+) -> tuple[chess.Board, chess.Board, bool] | None:
     """(position, position after, suffix holds) for the first candidate where ``token`` is
     legal, preferring one where its +/# suffix also holds."""
     first = None
@@ -186,12 +221,21 @@ class _Reader:
         self.claims: list[Claim] = []
         self._seen: set[tuple[str, str, str, bool]] = set()
 
-    def add(self, kind: ClaimKind, text: str, ok: bool, at: chess.Board, negated: bool = False) -> None:
+    def add(
+        self, kind: ClaimKind, text: str, ok: bool, at: chess.Board, negated: bool = False
+    ) -> None:
         key = (kind, text, at.fen(), negated)
         if key not in self._seen:
             self._seen.add(key)
-            self.claims.append(Claim(kind, text, ok, at.board_fen() != self.board.board_fen()
-                                     or at.turn != self.board.turn, negated))
+            self.claims.append(
+                Claim(
+                    kind,
+                    text,
+                    ok,
+                    at.board_fen() != self.board.board_fen() or at.turn != self.board.turn,
+                    negated,
+                )
+            )
 
     def remember(self, b: chess.Board) -> None:
         self.by_number.setdefault((b.fullmove_number, b.turn), []).append(b)
@@ -218,7 +262,10 @@ def extract_claims(reasoning: str, board: chess.Board) -> list[Claim]:
 def _clauses(sentence: str) -> list[tuple[int, int, bool]]:
     """(start, end, denies legality) of each clause of a sentence."""
     bounds = [0] + [m.end() for m in _CLAUSE_RE.finditer(sentence)] + [len(sentence) + 1]
-    return [(a, b, bool(_NEGATION_RE.search(sentence[a:b]))) for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [
+        (a, b, bool(_NEGATION_RE.search(sentence[a:b])))
+        for a, b in zip(bounds, bounds[1:], strict=False)
+    ]
 
 
 def _squares_read_as_moves(tokens: list[str]) -> set[int]:
@@ -283,7 +330,11 @@ def _read_sentence(reader: _Reader, sentence: str) -> None:
             token_index += 1
         negated_clause = next((neg for a, b, neg in clauses if a <= pos < b), False)
         if what == "piece":
-            _piece_claim(reader, value, [board, *sentence_ends, *([run] if run else []), *reader.line_ends[-4:]])
+            _piece_claim(
+                reader,
+                value,
+                [board, *sentence_ends, *([run] if run else []), *reader.line_ends[-4:]],
+            )
             continue
         raw: str = value
         listed, after_comma = after_comma, raw.endswith(",")
@@ -322,7 +373,9 @@ def _read_sentence(reader: _Reader, sentence: str) -> None:
         numbered: list[chess.Board | None] = list(reader.numbered(*number)) if number else []
         if run is None:
             # a new line: a numbered position, the current one (either side), or a line end
-            candidates = numbered + _with_passes([board, *reversed(sentence_ends), reader.last_line_end])
+            candidates = numbered + _with_passes(
+                [board, *reversed(sentence_ends), reader.last_line_end]
+            )
             start_of_line = True
         else:
             # inside a line: the next move, the same side again (a plan), an alternative to the
@@ -355,8 +408,11 @@ def _piece_claim(reader: _Reader, m: re.Match[str], positions: list[chess.Board]
 
     def holds(b: chess.Board) -> bool:
         found = b.piece_at(sq)
-        return found is not None and found.piece_type == _PIECES[piece] and (
-            colour is None or found.color == (colour.lower() == "white"))
+        return (
+            found is not None
+            and found.piece_type == _PIECES[piece]
+            and (colour is None or found.color == (colour.lower() == "white"))
+        )
 
     seen: list[chess.Board] = []
     for b in positions:

@@ -47,8 +47,9 @@ def _positions_cached(key: tuple[str, float, int]) -> PositionSet:
 
 
 @lru_cache(maxsize=8)
-def _puzzles_cached(key: tuple[str, float, int], limit: int | None, lo: int | None, hi: int | None
-                    ) -> tuple[Puzzle, ...]:
+def _puzzles_cached(
+    key: tuple[str, float, int], limit: int | None, lo: int | None, hi: int | None
+) -> tuple[Puzzle, ...]:
     return tuple(load_puzzles(key[0], limit=limit, min_rating=lo, max_rating=hi))
 
 
@@ -68,8 +69,12 @@ def puzzles(config: Mapping[str, Any]) -> tuple[Puzzle, ...]:
     if not path.is_file():
         raise ConfigError(f"puzzles.csv: file not found: {path}")
     try:
-        return _puzzles_cached(_file_key(path), spec.get("limit") or None, spec.get("min_rating"),
-                               spec.get("max_rating"))
+        return _puzzles_cached(
+            _file_key(path),
+            spec.get("limit") or None,
+            spec.get("min_rating"),
+            spec.get("max_rating"),
+        )
     except PuzzleFormatError as exc:
         raise ConfigError(f"puzzles.csv: {exc}") from None
 
@@ -98,18 +103,29 @@ def _opponents(raw: Any) -> list[dict[str, Any]] | str:
         if isinstance(o, str):
             o = {"player": o}
         if not isinstance(o, dict) or (o.get("player") is None) == (o.get("model") is None):
-            raise ConfigError(f"opponents[{i}]: give exactly one of 'player' (a builtin) or 'model' (a slug)")
+            raise ConfigError(
+                f"opponents[{i}]: give exactly one of 'player' (a builtin) or 'model' (a slug)"
+            )
         if o.get("player") is not None and o["player"] not in BUILTINS:
-            raise ConfigError(f"opponents[{i}].player: unknown builtin {o['player']!r}; expected one of "
-                              f"{sorted(BUILTINS)}")
+            raise ConfigError(
+                f"opponents[{i}].player: unknown builtin {o['player']!r}; expected one of "
+                f"{sorted(BUILTINS)}"
+            )
         elo = o.get("elo") if o.get("elo_given", True) else None  # re-normalising keeps the flag
         if elo is not None and (isinstance(elo, bool) or not isinstance(elo, (int, float))):
             raise ConfigError(f"opponents[{i}].elo: must be a number, got {elo!r}")
         name = o.get("player") or o["model"]
         # a builtin's rating comes from the measured ladder (set in normalise), never from its
         # UCI_Elo setting; an explicit elo is the caller's statement and is kept
-        out.append({"player": o.get("player"), "model": o.get("model"), "elo": elo, "name": name,
-                    "elo_given": bool(o.get("elo_given", elo is not None))})
+        out.append(
+            {
+                "player": o.get("player"),
+                "model": o.get("model"),
+                "elo": elo,
+                "name": name,
+                "elo_given": bool(o.get("elo_given", elo is not None)),
+            }
+        )
     names = [o["name"] for o in out]
     if len(set(names)) != len(names):
         raise ConfigError("opponents: each opponent may appear once")
@@ -127,7 +143,9 @@ def _ladder_path(config: Mapping[str, Any], limit: SearchLimit) -> str | None:
             raise ConfigError(f"ladder: must be a path, got {raw!r}")
         ladder = load_ladder(resolve_path(raw))[0]
         if ladder.limit != limit.key():
-            raise ConfigError(f"ladder: {raw} was measured at {ladder.limit}, but these games use {limit.key()}")
+            raise ConfigError(
+                f"ladder: {raw} was measured at {ladder.limit}, but these games use {limit.key()}"
+            )
         return raw
     path = resolve_path(DEFAULT_LADDER)
     if path.is_file() and load_ladder(path)[0].limit == limit.key():
@@ -160,10 +178,16 @@ def normalise(config: Mapping[str, Any]) -> dict[str, Any]:
         p = config.get("puzzles")
         if not isinstance(p, Mapping) or not isinstance(p.get("csv"), str):
             raise ConfigError("puzzles.csv: the path of a Lichess puzzle CSV is required")
-        spec = {"csv": p["csv"], "limit": p.get("limit"), "min_rating": p.get("min_rating"),
-                "max_rating": p.get("max_rating")}
+        spec = {
+            "csv": p["csv"],
+            "limit": p.get("limit"),
+            "min_rating": p.get("min_rating"),
+            "max_rating": p.get("max_rating"),
+        }
         for k in ("limit", "min_rating", "max_rating"):
-            if spec[k] is not None and (isinstance(spec[k], bool) or not isinstance(spec[k], int) or spec[k] < 0):
+            if spec[k] is not None and (
+                isinstance(spec[k], bool) or not isinstance(spec[k], int) or spec[k] < 0
+            ):
                 raise ConfigError(f"puzzles.{k}: must be a non-negative integer, got {spec[k]!r}")
         out["puzzles"] = spec
     else:
@@ -171,15 +195,21 @@ def normalise(config: Mapping[str, Any]) -> dict[str, Any]:
         out["ladder"] = _ladder_path(config, limit)
         if out["opponents"] == "ladder":
             if out["ladder"] is None:
-                raise ConfigError("ladder: adaptive games (opponents: \"ladder\") need a ladder file measured "
-                                  f"at this engine limit ({limit.key()})")
+                raise ConfigError(
+                    'ladder: adaptive games (opponents: "ladder") need a ladder file measured '
+                    f"at this engine limit ({limit.key()})"
+                )
             out["games"] = _int(config, "games", DEFAULT_LADDER_GAMES, 1, 1000)
         else:
             out["games_per_opponent"] = _int(config, "games_per_opponent", 2, 1, 1000)
             fit = load_ladder(resolve_path(out["ladder"]))[1] if out["ladder"] else None
             for o in out["opponents"]:
                 if not o["elo_given"]:
-                    o["elo"] = round(fit.ratings[o["name"]], 1) if fit and o["name"] in fit.ratings else None
+                    o["elo"] = (
+                        round(fit.ratings[o["name"]], 1)
+                        if fit and o["name"] in fit.ratings
+                        else None
+                    )
         out["max_moves"] = _int(config, "max_moves", MAX_MOVES, 1, 1000)
     unknown = set(config) - set(out) - {"puzzles"}
     if unknown:
@@ -188,7 +218,9 @@ def normalise(config: Mapping[str, Any]) -> dict[str, Any]:
     if task in POSITION_TASKS:
         ps = position_set(out)
         if not usable_positions(ps, task):
-            raise ConfigError(f"positions: no position of {config.get('positions')} supports task {task}")
+            raise ConfigError(
+                f"positions: no position of {config.get('positions')} supports task {task}"
+            )
     elif task == "puzzles" and not puzzles(out):
         raise ConfigError("puzzles: no puzzle matches the rating filter")
     return out

@@ -19,7 +19,17 @@ def entry_values(metrics: Mapping[str, Any], benchmark_name: str) -> list[EntryV
     else:
         lo, hi = interval(metrics, "score_ci95", score, se)
         norm, norm_se = score, se
-    return [EntryValues(
-        part="", group=task, label=benchmark_name, score=score, score_se=se, score_lo=lo,
-        score_hi=hi, norm=norm, norm_se=norm_se, summary=slim(metrics),
-    )]
+    return [
+        EntryValues(
+            part="",
+            group=task,
+            label=benchmark_name,
+            score=score,
+            score_se=se,
+            score_lo=lo,
+            score_hi=hi,
+            norm=norm,
+            norm_se=norm_se,
+            summary=slim(metrics),
+        )
+    ]

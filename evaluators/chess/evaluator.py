@@ -40,7 +40,11 @@ class ChessEvaluator:
         elif c["opponents"] == LADDER:  # adaptive: each game picks its rung when it starts
             keys = [game_key(LADDER, i) for i in range(c["games"])]
         else:
-            keys = [game_key(o["name"], i) for o in c["opponents"] for i in range(c["games_per_opponent"])]
+            keys = [
+                game_key(o["name"], i)
+                for o in c["opponents"]
+                for i in range(c["games_per_opponent"])
+            ]
         return [ItemKey(k, s) for s in range(max(1, samples)) for k in keys]
 
     def spec(self, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -51,14 +55,26 @@ class ChessEvaluator:
             data = {"positions": c["positions"], "position_set": ps.name, "generator": ps.generator}
         elif c["task"] == "puzzles":
             data = {"puzzles": c["puzzles"]}
-        elif c.get("ladder"):  # the ratings the run's Elo is measured against, traceable to the file
+        elif c.get(
+            "ladder"
+        ):  # the ratings the run's Elo is measured against, traceable to the file
             path = cfg.resolve_path(c["ladder"])
-            data = {"ladder": c["ladder"], "ladder_sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
-        return {"task": c["task"], "prompt_template_hash": TEMPLATE_HASH, "grader_version": GRADER_VERSION,
-                "engine_limit": c["engine"], "config": c, **data}
+            data = {
+                "ladder": c["ladder"],
+                "ladder_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            }
+        return {
+            "task": c["task"],
+            "prompt_template_hash": TEMPLATE_HASH,
+            "grader_version": GRADER_VERSION,
+            "engine_limit": c["engine"],
+            "config": c,
+            **data,
+        }
 
-    def evaluate(self, *, config: Mapping[str, Any], model: ModelConfig, item: ItemKey,
-                 ctx: EvalContext) -> ItemOutcome:
+    def evaluate(
+        self, *, config: Mapping[str, Any], model: ModelConfig, item: ItemKey, ctx: EvalContext
+    ) -> ItemOutcome:
         c = cfg.normalise(config)
         if model.is_builtin:
             check_builtin(model.builtin_name)
@@ -74,5 +90,7 @@ class ChessEvaluator:
             return evaluate_puzzle(c, model, item, ctx, analyzer)
         return evaluate_game(c, model, item, ctx, analyzer)
 
-    def aggregate(self, *, config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> dict[str, Any]:
+    def aggregate(
+        self, *, config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]
+    ) -> dict[str, Any]:
         return aggregate(cfg.normalise(config), outcomes)

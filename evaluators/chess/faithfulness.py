@@ -31,7 +31,8 @@ _CONCLUSION_RE = re.compile(
     r"let'?s\s+play|my\s+(?:move|choice)|i\s+(?:choose|pick|decide|recommend)|decid\w*|recommend\w*|"
     r"therefore|thus|so\s+(?:i|the)|hence|conclu\w*|final(?:ly)?|answer|should\s+play|strongest|"
     r"going\s+with|settle\w*\s+on)\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _TOKEN_RE = re.compile(r"[A-Za-z0-9][\w+#=\-]*")
 _MOVE_NUMBER_RE = re.compile(r"\b\d{1,3}\.(?:\.\.)?")
 

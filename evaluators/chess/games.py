@@ -41,8 +41,11 @@ def _bounded(transcript: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if len(transcript) <= MAX_TRANSCRIPT:
         return transcript
     head = transcript[:50]
-    return head + [{"role": "note", "text": f"[{len(transcript) - MAX_TRANSCRIPT} entries left out]"}] + \
-        transcript[-(MAX_TRANSCRIPT - 51):]
+    return (
+        head
+        + [{"role": "note", "text": f"[{len(transcript) - MAX_TRANSCRIPT} entries left out]"}]
+        + transcript[-(MAX_TRANSCRIPT - 51) :]
+    )
 
 
 def _white_cp(board: chess.Board, analyzer: Analyzer) -> int:
@@ -51,7 +54,9 @@ def _white_cp(board: chess.Board, analyzer: Analyzer) -> int:
     return cp if board.turn == chess.WHITE else -cp
 
 
-def _ladder_opponent(config: Mapping[str, Any], ctx: EvalContext, state: dict[str, Any]) -> dict[str, Any]:
+def _ladder_opponent(
+    config: Mapping[str, Any], ctx: EvalContext, state: dict[str, Any]
+) -> dict[str, Any]:
     """The rung this adaptive game plays: chosen once, when the game starts, from the run's
     finished games (kept in the checkpoint, so a resumed game keeps its opponent)."""
     fit = load_ladder(resolve_path(config["ladder"]))[1]
@@ -63,8 +68,13 @@ def _ladder_opponent(config: Mapping[str, Any], ctx: EvalContext, state: dict[st
     return {"player": chosen, "model": None, "elo": round(fit.ratings[chosen], 1), "name": chosen}
 
 
-def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, ctx: EvalContext,
-                  analyzer: Analyzer) -> ItemOutcome:
+def evaluate_game(
+    config: Mapping[str, Any],
+    model: ModelConfig,
+    item: ItemKey,
+    ctx: EvalContext,
+    analyzer: Analyzer,
+) -> ItemOutcome:
     name, index = parse_game_key(item.key)
     state: dict[str, Any] = dict(ctx.resume or {})
     opponent: dict[str, Any] | None
@@ -72,8 +82,11 @@ def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, 
         opponent = _ladder_opponent(config, ctx, state)
         name = opponent["name"]
     else:
-        opponent = next((o for o in config["opponents"] if o["name"] == name), None) \
-            if isinstance(config["opponents"], list) else None
+        opponent = (
+            next((o for o in config["opponents"] if o["name"] == name), None)
+            if isinstance(config["opponents"], list)
+            else None
+        )
     if opponent is None:
         raise EvaluationError(f"opponent {name!r} is not in this benchmark")
     if opponent["model"]:
@@ -105,13 +118,25 @@ def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, 
         label = f"ply {ply + 1} ({'model' if own else 'opponent'})"
         if player.is_builtin:
             rng = builtin_rng(player.builtin_name, item.key, item.sample_index, ply)
-            decision: Decision[chess.Move] = builtin_decision(builtin_move(player.builtin_name, board, analyzer, rng))
+            decision: Decision[chess.Move] = builtin_decision(
+                builtin_move(player.builtin_name, board, analyzer, rng)
+            )
         else:
             them = opp_model if own else model
             task = TEMPLATES["games"].format(side=side_name(board), opponent=them.slug)
-            decision = _choose_move(ctx, player, board, task, analyzer, config,
-                                    ItemKey(item.key, item.sample_index), transcript,
-                                    history=history_text(chess.Board(), board.move_stack), label=label, ply=ply)
+            decision = _choose_move(
+                ctx,
+                player,
+                board,
+                task,
+                analyzer,
+                config,
+                ItemKey(item.key, item.sample_index),
+                transcript,
+                history=history_text(chess.Board(), board.move_stack),
+                label=label,
+                ply=ply,
+            )
         move = decision.answer
         if own or not player.is_builtin:
             rec = move_record(board, decision, move, analyzer, with_percentile=config["percentile"])
@@ -124,8 +149,16 @@ def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, 
             moves.append(move.uci())
             white_cp.append(_white_cp(board, analyzer))
         transcript = _bounded(transcript)
-        ctx.checkpoint({"opponent": name, "moves": list(moves), "records": list(records), "white_cp": list(white_cp),
-                        "transcript": list(transcript), "forfeit": forfeit})
+        ctx.checkpoint(
+            {
+                "opponent": name,
+                "moves": list(moves),
+                "records": list(records),
+                "white_cp": list(white_cp),
+                "transcript": list(transcript),
+                "forfeit": forfeit,
+            }
+        )
 
     result: Result
     if forfeit is not None:
@@ -141,15 +174,28 @@ def evaluate_game(config: Mapping[str, Any], model: ModelConfig, item: ItemKey, 
     game.headers["White"] = model.slug if model_white else opp_model.slug
     game.headers["Black"] = opp_model.slug if model_white else model.slug
     game.headers["Result"] = result
-    transcript.append({"role": "grading", "text": f"{result} ({reason}); the model played {colour}"})
+    transcript.append(
+        {"role": "grading", "text": f"{result} ({reason}); the model played {colour}"}
+    )
     model_records = [r for r in records if r["by"] == "model"]
     return ItemOutcome(
         score=points,
         scores={"points": points, "result": result},
-        details={"task": "games", "opponent": name, "opponent_elo": opponent["elo"], "model_color": colour,
-                 "result": result, "reason": reason, "points": points, "plies": len(moves),
-                 "game_accuracy": acc, "moves": model_records,
-                 "opponent_moves": [r for r in records if r["by"] == "opponent"],
-                 "game_moves": moves, "pgn": str(game), "resumed_at_ply": resumed_at},
+        details={
+            "task": "games",
+            "opponent": name,
+            "opponent_elo": opponent["elo"],
+            "model_color": colour,
+            "result": result,
+            "reason": reason,
+            "points": points,
+            "plies": len(moves),
+            "game_accuracy": acc,
+            "moves": model_records,
+            "opponent_moves": [r for r in records if r["by"] == "opponent"],
+            "game_moves": moves,
+            "pgn": str(game),
+            "resumed_at_ply": resumed_at,
+        },
         transcript=_bounded(transcript),
     )

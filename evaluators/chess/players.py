@@ -25,7 +25,15 @@ T = TypeVar("T")
 MAX_RETHINKS = 3
 MAX_CLAIMS_STORED = 60
 FULL_STRENGTH = "stockfish"
-ELO_LEVELS = (1350, 1800, 1900, 2000, 2100, 2200, 2600)  # 1900-2100 bridge the gaps measured between 1800 and 2200
+ELO_LEVELS = (
+    1350,
+    1800,
+    1900,
+    2000,
+    2100,
+    2200,
+    2600,
+)  # 1900-2100 bridge the gaps measured between 1800 and 2200
 BUILTINS: dict[str, str] = {
     "random": "Random legal move",
     **{f"stockfish-elo-{e}": f"Stockfish at Elo {e}" for e in ELO_LEVELS},
@@ -56,18 +64,32 @@ class Decision(Generic[T]):
     def record(self) -> dict[str, Any]:
         false = sum(1 for c in self.claims if not c.true)
         return {
-            "attempts": self.attempts, "legal_first_try": self.first_ok, "legal_final": self.ok,
-            "parse_failures": self.parse_failures, "illegal_attempts": self.illegal_attempts,
-            "errors": self.errors, "claims_total": len(self.claims), "claims_false": false,
+            "attempts": self.attempts,
+            "legal_first_try": self.first_ok,
+            "legal_final": self.ok,
+            "parse_failures": self.parse_failures,
+            "illegal_attempts": self.illegal_attempts,
+            "errors": self.errors,
+            "claims_total": len(self.claims),
+            "claims_false": false,
             "claims": [c.to_dict() for c in self.claims[:MAX_CLAIMS_STORED]],
             "reasoning_move": self.faithfulness.reasoning_move if self.faithfulness else None,
             "faithfulness": self.faithfulness.verdict if self.faithfulness else None,
         }
 
 
-def ask_model(ctx: EvalContext, model: ModelConfig, messages: Sequence[Message], parse: Callable[[str], T], *,
-              board: chess.Board, sample_index: int, rethinks: int, transcript: list[dict[str, Any]],
-              label: str = "") -> Decision[T]:
+def ask_model(
+    ctx: EvalContext,
+    model: ModelConfig,
+    messages: Sequence[Message],
+    parse: Callable[[str], T],
+    *,
+    board: chess.Board,
+    sample_index: int,
+    rethinks: int,
+    transcript: list[dict[str, Any]],
+    label: str = "",
+) -> Decision[T]:
     """Ask until the answer parses and is legal, at most 1 + ``rethinks`` times."""
     msgs = list(messages)
     transcript.append({"role": "prompt", "text": msgs[-1]["content"], "label": label})
@@ -77,8 +99,15 @@ def ask_model(ctx: EvalContext, model: ModelConfig, messages: Sequence[Message],
         completion = ctx.generate(msgs, model=model, sample_index=sample_index)
         text = completion.text or ""
         decision.attempts += 1
-        transcript.append({"role": "reply", "text": bounded(text), "label": label, "attempt": attempt + 1,
-                           "cached": completion.cached})
+        transcript.append(
+            {
+                "role": "reply",
+                "text": bounded(text),
+                "label": label,
+                "attempt": attempt + 1,
+                "cached": completion.cached,
+            }
+        )
         for claim in extract_claims(split_reply(text).reasoning, board):
             if claim not in decision.claims:  # a rethink repeating a claim does not count twice
                 decision.claims.append(claim)
@@ -89,17 +118,34 @@ def ask_model(ctx: EvalContext, model: ModelConfig, messages: Sequence[Message],
                 decision.parse_failures += 1
             else:
                 decision.illegal_attempts += 1
-            decision.errors.append({"attempt": attempt + 1, "kind": exc.kind, "answer": exc.answer,
-                                    "message": str(exc)})
+            decision.errors.append(
+                {
+                    "attempt": attempt + 1,
+                    "kind": exc.kind,
+                    "answer": exc.answer,
+                    "message": str(exc),
+                }
+            )
             transcript.append({"role": "parsed", "text": f"{exc.kind}: {exc}", "label": label})
-            msgs = msgs + [{"role": "assistant", "content": bounded(text)}, rethink_message(exc.answer, str(exc))]
+            msgs = msgs + [
+                {"role": "assistant", "content": bounded(text)},
+                rethink_message(exc.answer, str(exc)),
+            ]
             if attempt < rethinks:
                 transcript.append({"role": "prompt", "text": msgs[-1]["content"], "label": label})
             continue
         decision.answer = answer
         decision.first_ok = attempt == 0
-        played = answer.uci() if isinstance(answer, chess.Move) else answer if isinstance(answer, str) else None
-        if played is not None:  # the move the accepted reply's reasoning argued for, against the one played
+        played = (
+            answer.uci()
+            if isinstance(answer, chess.Move)
+            else answer
+            if isinstance(answer, str)
+            else None
+        )
+        if (
+            played is not None
+        ):  # the move the accepted reply's reasoning argued for, against the one played
             decision.faithfulness = judge_faithfulness(split_reply(text).reasoning, board, played)
         transcript.append({"role": "parsed", "text": _show(answer), "label": label})
         break
@@ -131,10 +177,14 @@ def builtin_elo(name: str) -> int | None:
 
 def check_builtin(name: str) -> None:
     if name not in BUILTINS:
-        raise UnknownPlayerError(f"unknown chess builtin {name!r}; expected one of {sorted(BUILTINS)}")
+        raise UnknownPlayerError(
+            f"unknown chess builtin {name!r}; expected one of {sorted(BUILTINS)}"
+        )
 
 
-def builtin_move(name: str, board: chess.Board, analyzer: Analyzer, rng: random.Random) -> chess.Move:
+def builtin_move(
+    name: str, board: chess.Board, analyzer: Analyzer, rng: random.Random
+) -> chess.Move:
     check_builtin(name)
     if name == "random":
         return rng.choice(sorted(board.legal_moves, key=chess.Move.uci))
@@ -145,8 +195,15 @@ def builtin_move(name: str, board: chess.Board, analyzer: Analyzer, rng: random.
     return analyzer.engine.play(board, elo=builtin_elo(name), limit=analyzer.limit)
 
 
-def builtin_choice(name: str, board: chess.Board, candidates: Sequence[str], analyzer: Analyzer,
-                   rng: random.Random, *, worst: bool) -> str:
+def builtin_choice(
+    name: str,
+    board: chess.Board,
+    candidates: Sequence[str],
+    analyzer: Analyzer,
+    rng: random.Random,
+    *,
+    worst: bool,
+) -> str:
     """A multiple-choice pick: random picks at random; Stockfish ranks the candidates by engine
     value (restricted searches), weakened levels pick like random one time in three."""
     check_builtin(name)
@@ -157,7 +214,9 @@ def builtin_choice(name: str, board: chess.Board, candidates: Sequence[str], ana
     return pick(candidates, key=lambda c: (values[c], c))
 
 
-def builtin_piece_moves(name: str, board: chess.Board, square: chess.Square, rng: random.Random) -> set[str]:
+def builtin_piece_moves(
+    name: str, board: chess.Board, square: chess.Square, rng: random.Random
+) -> set[str]:
     """Legal moves of one piece: Stockfish knows them exactly; random keeps each true move with
     probability 1/2 and adds one random wrong destination."""
     check_builtin(name)
@@ -165,8 +224,11 @@ def builtin_piece_moves(name: str, board: chess.Board, square: chess.Square, rng
     if name != "random":
         return truth
     guess = {m for m in sorted(truth) if rng.random() < 0.5}
-    wrong = [chess.square_name(square) + chess.square_name(s) for s in chess.SQUARES
-             if s != square and chess.square_name(square) + chess.square_name(s) not in truth]
+    wrong = [
+        chess.square_name(square) + chess.square_name(s)
+        for s in chess.SQUARES
+        if s != square and chess.square_name(square) + chess.square_name(s) not in truth
+    ]
     if wrong:
         guess.add(rng.choice(wrong))
     return guess

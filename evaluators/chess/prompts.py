@@ -36,15 +36,15 @@ SYSTEM = (
 TEMPLATES = {
     "best_move": "Find the best move for {side}.",
     "mc_best": "Which of these moves is the BEST for {side}? Candidates: {candidates}. "
-               "Answer with one of the candidates.",
+    "Answer with one of the candidates.",
     "mc_worst": "Which of these moves is the WORST for {side}? Candidates: {candidates}. "
-                "Answer with one of the candidates.",
+    "Answer with one of the candidates.",
     "legal_moves": "List every legal move of the {piece} on {square}. Answer with all of them, "
-                   "separated by commas, or 'none' if it has no legal move.",
+    "separated by commas, or 'none' if it has no legal move.",
     "puzzles": "This is a puzzle: find the best move for {side}.",
     "games": "You are playing {side} in a game against {opponent}. Play your move.",
     "rethink": "Your answer {answer!r} was rejected: {error}. Think again and end with "
-               f"'{FINAL_MARKER} <move>'.",
+    f"'{FINAL_MARKER} <move>'.",
 }
 TEMPLATE_HASH = stable_hash({"system": SYSTEM, "templates": TEMPLATES, "marker": FINAL_MARKER})
 
@@ -76,17 +76,25 @@ def position_block(board: chess.Board, *, history: str = "", ascii_board: bool =
     return "\n".join(lines)
 
 
-def build_messages(board: chess.Board, task_text: str, *, history: str = "", ascii_board: bool = True
-                   ) -> list[Message]:
+def build_messages(
+    board: chess.Board, task_text: str, *, history: str = "", ascii_board: bool = True
+) -> list[Message]:
     return [
         {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": position_block(board, history=history, ascii_board=ascii_board)
-         + "\n\n" + task_text},
+        {
+            "role": "user",
+            "content": position_block(board, history=history, ascii_board=ascii_board)
+            + "\n\n"
+            + task_text,
+        },
     ]
 
 
 def rethink_message(answer: str | None, error: str) -> Message:
-    return {"role": "user", "content": TEMPLATES["rethink"].format(answer=answer or "", error=error)}
+    return {
+        "role": "user",
+        "content": TEMPLATES["rethink"].format(answer=answer or "", error=error),
+    }
 
 
 @dataclass(frozen=True)
@@ -101,9 +109,9 @@ def split_reply(text: str) -> SplitReply:
         pass
     if last is None:
         return SplitReply(text, None)
-    rest = text[last.end():].strip()
+    rest = text[last.end() :].strip()
     first_line = rest.splitlines()[0] if rest else ""
-    return SplitReply(text[:last.start()], first_line.strip(_STRIP).strip())
+    return SplitReply(text[: last.start()], first_line.strip(_STRIP).strip())
 
 
 def _clean_token(token: str) -> str:
@@ -132,14 +140,22 @@ def move_from_token(board: chess.Board, token: str) -> chess.Move:
     try:
         return board.parse_san(token)
     except chess.IllegalMoveError:
-        raise AnswerError("illegal", f"{token} is not a legal move in this position", token) from None
+        raise AnswerError(
+            "illegal", f"{token} is not a legal move in this position", token
+        ) from None
     except chess.AmbiguousMoveError:
-        raise AnswerError("illegal", f"{token} is ambiguous: more than one piece can make it", token) from None
+        raise AnswerError(
+            "illegal", f"{token} is ambiguous: more than one piece can make it", token
+        ) from None
     except chess.InvalidMoveError:
-        raise AnswerError("unparseable", f"{token!r} is not a move in SAN or UCI notation", token) from None
+        raise AnswerError(
+            "unparseable", f"{token!r} is not a move in SAN or UCI notation", token
+        ) from None
 
 
-def parse_move_list(board: chess.Board, text: str, from_square: chess.Square) -> tuple[set[str], list[str]]:
+def parse_move_list(
+    board: chess.Board, text: str, from_square: chess.Square
+) -> tuple[set[str], list[str]]:
     """A legal-moves answer -> (the UCI moves it names, tokens it could not read). A token may be
     SAN, UCI or just the destination square. 'none' is the empty set."""
     answer = split_reply(text).answer
@@ -155,7 +171,11 @@ def parse_move_list(board: chess.Board, text: str, from_square: chess.Square) ->
             continue
         if re.fullmatch(r"[a-h][1-8]", token):  # a destination square of the named piece
             to = chess.parse_square(token)
-            found = {m.uci() for m in board.legal_moves if m.from_square == from_square and m.to_square == to}
+            found = {
+                m.uci()
+                for m in board.legal_moves
+                if m.from_square == from_square and m.to_square == to
+            }
             if found:
                 moves |= found
             else:
@@ -174,4 +194,8 @@ def parse_move_list(board: chess.Board, text: str, from_square: chess.Square) ->
 
 
 def bounded(text: str, limit: int = MAX_REPLY_CHARS) -> str:
-    return text if len(text) <= limit else text[:limit] + f"\n[... truncated {len(text) - limit} characters]"
+    return (
+        text
+        if len(text) <= limit
+        else text[:limit] + f"\n[... truncated {len(text) - limit} characters]"
+    )

@@ -48,8 +48,11 @@ def rungs(fit: LadderFit) -> list[str]:
 
 def opponents(fit: LadderFit | None, config: Mapping[str, Any]) -> Opponents:
     """Every rated opponent: the ladder's rungs and opponents given an explicit ``elo``."""
-    explicit = {o["name"]: float(o["elo"]) for o in config.get("opponents") or [] if isinstance(o, dict)
-                and o.get("elo_given") and o.get("elo") is not None}
+    explicit = {
+        o["name"]: float(o["elo"])
+        for o in config.get("opponents") or []
+        if isinstance(o, dict) and o.get("elo_given") and o.get("elo") is not None
+    }
     if fit is None:
         return Opponents.fixed(explicit)
     return ladder_opponents(fit, explicit)
@@ -74,8 +77,12 @@ def choose_opponent(fit: LadderFit, finished: Sequence[Mapping[str, Any]]) -> st
     return next_opponent(done, opp, rungs(fit))
 
 
-def rating_metrics(fit: LadderFit | None, ladder: Ladder | None, config: Mapping[str, Any],
-                   done: Sequence[StoredOutcome]) -> dict[str, Any]:
+def rating_metrics(
+    fit: LadderFit | None,
+    ladder: Ladder | None,
+    config: Mapping[str, Any],
+    done: Sequence[StoredOutcome],
+) -> dict[str, Any]:
     """The run's Elo, its interval, and every pairing's W/D/L next to the opponent's rating."""
     recs = records([o.details for o in done])
     opp = opponents(fit, config)
@@ -84,13 +91,24 @@ def rating_metrics(fit: LadderFit | None, ladder: Ladder | None, config: Mapping
     pairings = []
     for r in recs:
         known = r.opponent in opp.names
-        pairings.append({"opponent": r.opponent, "wins": r.wins, "draws": r.draws, "losses": r.losses,
-                         "rating": round(opp.mean(r.opponent), 1) if known else None,
-                         "rating_se": round(opp.se(r.opponent), 1) if known else None})
+        pairings.append(
+            {
+                "opponent": r.opponent,
+                "wins": r.wins,
+                "draws": r.draws,
+                "losses": r.losses,
+                "rating": round(opp.mean(r.opponent), 1) if known else None,
+                "rating_se": round(opp.se(r.opponent), 1) if known else None,
+            }
+        )
     out: dict[str, Any] = {
         "elo": round(rating.elo, 1) if rating else None,
-        "elo_ci95": [None if rating.lo is None else round(rating.lo, 1),
-                     None if rating.hi is None else round(rating.hi, 1)] if rating else None,
+        "elo_ci95": [
+            None if rating.lo is None else round(rating.lo, 1),
+            None if rating.hi is None else round(rating.hi, 1),
+        ]
+        if rating
+        else None,
         "elo_censored": rating.censored if rating else None,
         "elo_games": rating.games if rating else 0,
         "unrated_games": sum(r.games for r in recs) - (rating.games if rating else 0),
@@ -104,12 +122,24 @@ def rating_metrics(fit: LadderFit | None, ladder: Ladder | None, config: Mapping
 def ladder_summary(ladder: Ladder, fit: LadderFit) -> dict[str, Any]:
     """What the chess page shows of the ladder: who, rated how, on what games."""
     return {
-        "engine": ladder.engine, "limit": ladder.limit, "measured": ladder.measured,
-        "centre": list(ladder.centre), "centre_elo": ladder.centre_elo,
-        "players": [{"name": n, "rating": round(fit.ratings[n], 1) if n in fit.ratings else None,
-                     "se": round(fit.se(n) or 0.0, 1) if n in fit.ratings else None,
-                     "points": fit.points[n], "games": fit.games[n]} for n in ladder.players],
-        "pairs": [{"a": p.a, "b": p.b, "wins": p.wins, "draws": p.draws, "losses": p.losses}
-                  for p in ladder.pairs],
+        "engine": ladder.engine,
+        "limit": ladder.limit,
+        "measured": ladder.measured,
+        "centre": list(ladder.centre),
+        "centre_elo": ladder.centre_elo,
+        "players": [
+            {
+                "name": n,
+                "rating": round(fit.ratings[n], 1) if n in fit.ratings else None,
+                "se": round(fit.se(n) or 0.0, 1) if n in fit.ratings else None,
+                "points": fit.points[n],
+                "games": fit.games[n],
+            }
+            for n in ladder.players
+        ],
+        "pairs": [
+            {"a": p.a, "b": p.b, "wins": p.wins, "draws": p.draws, "losses": p.losses}
+            for p in ladder.pairs
+        ],
         "unrated": list(fit.unrated),
     }

@@ -114,7 +114,9 @@ def _register_shutdown() -> None:
     if _shutdown_registered:
         return
     _shutdown_registered = True
-    register = getattr(threading, "_register_atexit", None)  # runs before non-daemon threads are joined
+    register = getattr(
+        threading, "_register_atexit", None
+    )  # runs before non-daemon threads are joined
     if register is not None:
         register(shutdown)
     else:  # pragma: no cover - every supported Python has it

@@ -33,7 +33,7 @@ _LLM_SELFPLAY = [
         "default_samples": 3,
         "demo": False,  # language models only: the bots' baseline is hanabi/bots-2p on the same seeds
         "description": f"Two copies of the model play together with the {setting.capitalize()} "
-                       "prompts (seeds 0..n-1, the same deals for every model).",
+        "prompts (seeds 0..n-1, the same deals for every model).",
     }
     for setting in ("watson", "sherlock", "mycroft")
 ]
@@ -42,8 +42,12 @@ _CROSS = [
         "slug": "hanabi/watson-2p-x-iggi",
         "name": "Hanabi Watson cross-play with IGGI, 2 players",
         "version": "1",
-        "config": {"players": 2, "setting": "watson", "mode": "cross",
-                   "partners": ["builtin-iggi"]},
+        "config": {
+            "players": 2,
+            "setting": "watson",
+            "mode": "cross",
+            "partners": ["builtin-iggi"],
+        },
         "default_samples": 4,
         "demo": False,
         "description": "The model partners the IGGI rule bot; its seat alternates over seeds.",
@@ -51,6 +55,16 @@ _CROSS = [
 ]
 DEFAULT_BENCHMARKS: list[dict] = _BOT_SELFPLAY + _LLM_SELFPLAY + _CROSS
 
-__all__ = ["BUILTINS", "DEFAULT_BENCHMARKS", "EVALUATOR", "HanabiEvaluator", "game_log",
-           "game_regrets", "game_rewards", "move_regret", "trajectory", "verify_export",
-           "write_jsonl"]
+__all__ = [
+    "BUILTINS",
+    "DEFAULT_BENCHMARKS",
+    "EVALUATOR",
+    "HanabiEvaluator",
+    "game_log",
+    "game_regrets",
+    "game_rewards",
+    "move_regret",
+    "trajectory",
+    "verify_export",
+    "write_jsonl",
+]

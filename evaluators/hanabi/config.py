@@ -13,8 +13,17 @@ FALLBACKS = ("discard_oldest", "first_legal", "random_legal")
 # rollouts: sampled worlds per stage (selection, then as many to estimate the regret);
 # max_candidates: 60 covers every legal move at 2-5 players (hints included)
 DEFAULT_REGRET = {"enabled": False, "rollouts": 32, "team": "iggi", "max_candidates": 60}
-_KEYS = {"players", "setting", "mode", "partners", "seeds", "fallback", "max_reasks", "regret",
-         "max_reply_tokens"}
+_KEYS = {
+    "players",
+    "setting",
+    "mode",
+    "partners",
+    "seeds",
+    "fallback",
+    "max_reasks",
+    "regret",
+    "max_reply_tokens",
+}
 _ITEM = re.compile(r"seed-(\d+)(?:@(.+))?")
 
 
@@ -40,8 +49,11 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ConfigError("partners: self-play takes no partners (use mode 'cross')")
     seeds = config.get("seeds")
     if seeds is not None:
-        ok = isinstance(seeds, list) and seeds and all(
-            isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds)
+        ok = (
+            isinstance(seeds, list)
+            and seeds
+            and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds)
+        )
         if not ok or len(set(seeds)) != len(seeds):
             raise ConfigError("seeds: must be a non-empty list of distinct non-negative integers")
     fallback = config.get("fallback", "discard_oldest")
@@ -62,10 +74,17 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     from games.hanabi.bots import BOT_CLASSES
 
     if regret["team"] not in BOT_CLASSES:
-        raise ConfigError(f"regret.team: unknown bot {regret['team']!r}; known {sorted(BOT_CLASSES)}")
+        raise ConfigError(
+            f"regret.team: unknown bot {regret['team']!r}; known {sorted(BOT_CLASSES)}"
+        )
     out: dict[str, Any] = {
-        "players": players, "setting": setting, "mode": mode, "partners": list(partners),
-        "fallback": fallback, "max_reasks": max_reasks, "regret": regret,
+        "players": players,
+        "setting": setting,
+        "mode": mode,
+        "partners": list(partners),
+        "fallback": fallback,
+        "max_reasks": max_reasks,
+        "regret": regret,
     }
     if seeds is not None:
         out["seeds"] = list(seeds)

@@ -21,9 +21,17 @@ def entry_values(metrics: Mapping[str, Any], benchmark_name: str) -> list[EntryV
     if mode == "cross":
         partners = metrics.get("partners") or []
         label = f"{players}p with " + ", ".join(str(p) for p in partners)
-    return [EntryValues(
-        part="", group=mode, label=label, score=score, score_se=se, score_lo=lo, score_hi=hi,
-        norm=100.0 * score / HANABI_MAX if score is not None else None,
-        norm_se=100.0 * se / HANABI_MAX if se is not None else None,
-        summary=slim(metrics),
-    )]
+    return [
+        EntryValues(
+            part="",
+            group=mode,
+            label=label,
+            score=score,
+            score_se=se,
+            score_lo=lo,
+            score_hi=hi,
+            norm=100.0 * score / HANABI_MAX if score is not None else None,
+            norm_se=100.0 * se / HANABI_MAX if se is not None else None,
+            summary=slim(metrics),
+        )
+    ]

@@ -59,8 +59,9 @@ class HanabiEvaluator:
             raise EvaluationError(f"cross-play partner {slug!r} cannot be resolved here")
         return ctx.resolve_model(slug)
 
-    def evaluate(self, *, config: Mapping[str, Any], model: ModelConfig, item: ItemKey,
-                 ctx: EvalContext) -> ItemOutcome:
+    def evaluate(
+        self, *, config: Mapping[str, Any], model: ModelConfig, item: ItemKey, ctx: EvalContext
+    ) -> ItemOutcome:
         conf = cfg.validate_config(config)
         try:
             seed, partner = cfg.parse_item_key(item.key, conf)
@@ -73,8 +74,10 @@ class HanabiEvaluator:
             if agent.is_builtin and agent.builtin_name not in BOT_CLASSES:
                 raise EvaluationError(f"{agent.slug}: no Hanabi bot named {agent.builtin_name!r}")
         if any(not a.is_builtin for a in agents) and conf["setting"] is None:
-            raise EvaluationError("setting: a language model needs a prompt setting "
-                                  "(watson, sherlock or mycroft), this benchmark has none")
+            raise EvaluationError(
+                "setting: a language model needs a prompt setting "
+                "(watson, sherlock or mycroft), this benchmark has none"
+            )
 
         records: list[TurnRecord] = []
         memory: dict[int, Memory] = {}
@@ -100,41 +103,72 @@ class HanabiEvaluator:
                 record = bot_turn(game, seat, agent, seed)
             else:
                 record, new_memory = llm_turn(
-                    game, seat, agent, setting=conf["setting"], memory=memory.get(seat), ctx=ctx,
-                    sample_index=item.sample_index, fallback=conf["fallback"],
-                    max_reasks=conf["max_reasks"], transcript=transcript,
+                    game,
+                    seat,
+                    agent,
+                    setting=conf["setting"],
+                    memory=memory.get(seat),
+                    ctx=ctx,
+                    sample_index=item.sample_index,
+                    fallback=conf["fallback"],
+                    max_reasks=conf["max_reasks"],
+                    transcript=transcript,
                     max_reply_tokens=conf.get("max_reply_tokens"),
                 )
                 if new_memory is not None:
                     memory[seat] = new_memory
             applied = game.apply(record.move)
-            transcript.append({"role": "move", "turn": record.turn, "seat": seat,
-                               "agent": agent.slug, "text": applied.describe(),
-                               "move": record.move, "fallback": record.fallback})
+            transcript.append(
+                {
+                    "role": "move",
+                    "turn": record.turn,
+                    "seat": seat,
+                    "agent": agent.slug,
+                    "text": applied.describe(),
+                    "move": record.move,
+                    "fallback": record.fallback,
+                }
+            )
             records.append(record)
             if agent.is_builtin:
                 # Bot moves are a pure function of (seed, state): a resumed game recomputes them
                 # identically, so only the turns that cost a model call need saving.
                 continue
-            ctx.checkpoint({
-                "version": CHECKPOINT_VERSION, "seed": seed, "players": players,
-                "moves": [r.to_json() for r in records],
-                "memory": {str(k): v.to_json() for k, v in memory.items()},
-                "transcript": transcript,
-            })
+            ctx.checkpoint(
+                {
+                    "version": CHECKPOINT_VERSION,
+                    "seed": seed,
+                    "players": players,
+                    "moves": [r.to_json() for r in records],
+                    "memory": {str(k): v.to_json() for k, v in memory.items()},
+                    "transcript": transcript,
+                }
+            )
         return self._outcome(conf, game, records, seat_slugs, model, transcript)
 
-    def _outcome(self, conf: Mapping[str, Any], game: HanabiGame, records: list[TurnRecord],
-                 seat_slugs: list[str], model: ModelConfig,
-                 transcript: list[dict[str, Any]]) -> ItemOutcome:
+    def _outcome(
+        self,
+        conf: Mapping[str, Any],
+        game: HanabiGame,
+        records: list[TurnRecord],
+        seat_slugs: list[str],
+        model: ModelConfig,
+        transcript: list[dict[str, Any]],
+    ) -> ItemOutcome:
         moves = [r.to_json() for r in records]
         model_seats = [s for s, slug in enumerate(seat_slugs) if slug == model.slug]
         mean_regret = mean_regret_se = None
         if conf["regret"]["enabled"]:
             reg = conf["regret"]
-            regrets = game_regrets(game.seed, game.players, game.moves, set(model_seats),
-                                   team=reg["team"], rollouts=reg["rollouts"],
-                                   max_candidates=reg["max_candidates"])
+            regrets = game_regrets(
+                game.seed,
+                game.players,
+                game.moves,
+                set(model_seats),
+                team=reg["team"],
+                rollouts=reg["rollouts"],
+                max_candidates=reg["max_candidates"],
+            )
             by_turn = {r.turn: r for r in regrets}
             for m in moves:
                 r = by_turn.get(m["turn"])
@@ -175,13 +209,15 @@ class HanabiEvaluator:
         }
         # the headline is HLE's score (0 when the last life is lost), as the study and HLE
         # count it; the fireworks total (cards kept on a bomb-out) is secondary
-        return ItemOutcome(score=float(game.hle_score), scores=scores, details=details,
-                           transcript=transcript)
+        return ItemOutcome(
+            score=float(game.hle_score), scores=scores, details=details, transcript=transcript
+        )
 
     # ----- a run --------------------------------------------------------------------------
 
-    def aggregate(self, *, config: Mapping[str, Any],
-                  outcomes: Sequence[StoredOutcome]) -> dict[str, Any]:
+    def aggregate(
+        self, *, config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]
+    ) -> dict[str, Any]:
         conf = cfg.validate_config(config)
         done = [o for o in outcomes if o.state == "done"]
         hle = [float(o.scores.get("hle_score", 0)) for o in done]
@@ -189,8 +225,12 @@ class HanabiEvaluator:
         score, score_se = _mean_se(hle)
         fw_mean, fw_se = _mean_se(fw)
         # regret over every analysed move of the run (the SE spans moves and rollout noise)
-        regrets = [float(m["regret"]["regret"]) for o in done for m in o.details.get("moves", [])
-                   if isinstance(m.get("regret"), dict) and "regret_se" in m["regret"]]
+        regrets = [
+            float(m["regret"]["regret"])
+            for o in done
+            for m in o.details.get("moves", [])
+            if isinstance(m.get("regret"), dict) and "regret_se" in m["regret"]
+        ]
         regret_mean, regret_se = _mean_se(regrets)
         settings = {o.details.get("setting") for o in done}
         n = len(done)
@@ -221,6 +261,8 @@ class HanabiEvaluator:
             "input_tokens": sum(int(o.scores.get("input_tokens", 0)) for o in done),
             "output_tokens": sum(int(o.scores.get("output_tokens", 0)) for o in done),
             "cost_usd": sum(float(o.scores.get("cost_usd", 0.0)) for o in done),
-            "end_reasons": {r: sum(o.scores.get("end_reason") == r for o in done)
-                            for r in ("perfect", "bomb", "deck")},
+            "end_reasons": {
+                r: sum(o.scores.get("end_reason") == r for o in done)
+                for r in ("perfect", "bomb", "deck")
+            },
         }

@@ -44,7 +44,8 @@ def _parse_watson(text: str, n_legal: int) -> ParsedReply:
     m = _MOVE_LINE.fullmatch(last)
     if m is None:
         raise UnparseableReplyError(
-            f"the last line must be exactly `MOVE: <number>`, got {last[:80]!r}")
+            f"the last line must be exactly `MOVE: <number>`, got {last[:80]!r}"
+        )
     index = int(m[1])
     _check_range(index, n_legal)
     return ParsedReply(index, None)
@@ -59,16 +60,17 @@ def _parse_json(text: str, n_legal: int) -> ParsedReply:
         obj = json.loads(body)
     except json.JSONDecodeError as exc:
         raise UnparseableReplyError(
-            f"the reply must be one JSON object and nothing else ({exc.msg} at character "
-            f"{exc.pos})") from None
+            f"the reply must be one JSON object and nothing else ({exc.msg} at character {exc.pos})"
+        ) from None
     if not isinstance(obj, dict):
-        raise UnparseableReplyError("the reply must be a JSON object with an \"action\" field")
+        raise UnparseableReplyError('the reply must be a JSON object with an "action" field')
     if "action" not in obj:
         raise UnparseableReplyError('the JSON object has no "action" field (the move number)')
     action = obj["action"]
     if not isinstance(action, int) or isinstance(action, bool):
         raise UnparseableReplyError(
-            f'"action" must be a move number (an integer), got {json.dumps(action)[:80]}')
+            f'"action" must be a move number (an integer), got {json.dumps(action)[:80]}'
+        )
     _check_range(action, n_legal)
     return ParsedReply(action, obj)
 

@@ -57,8 +57,9 @@ class TurnRecord:
         return cls(**data)
 
 
-def fallback_move(game: HanabiGame, legal: list[str], policy: str,
-                  rng: random.Random) -> tuple[str, str]:
+def fallback_move(
+    game: HanabiGame, legal: list[str], policy: str, rng: random.Random
+) -> tuple[str, str]:
     """The move applied when a model gave no usable answer, and what it was.
 
     Always one of ``legal``, and never a blind play unless nothing else is legal (a play
@@ -117,45 +118,79 @@ def llm_turn(
     """Ask ``agent`` for a move; re-ask with the error shown; fall back after ``max_reasks``."""
     legal = game.legal_moves()
     messages, state_text = build_messages(game, seat, setting, legal, memory)
-    record = TurnRecord(game.turn, seat, agent.slug, "", None,
-                        prompt_hash=stable_hash(messages))
-    transcript.append({"role": "prompt", "turn": game.turn, "seat": seat, "agent": agent.slug,
-                       "prompt_hash": record.prompt_hash,
-                       "text": messages[-1]["content"][:PROMPT_LIMIT]})
+    record = TurnRecord(game.turn, seat, agent.slug, "", None, prompt_hash=stable_hash(messages))
+    transcript.append(
+        {
+            "role": "prompt",
+            "turn": game.turn,
+            "seat": seat,
+            "agent": agent.slug,
+            "prompt_hash": record.prompt_hash,
+            "text": messages[-1]["content"][:PROMPT_LIMIT],
+        }
+    )
     params = {"max_tokens": max_reply_tokens} if max_reply_tokens else None
     conversation: list[Message] = list(messages)
     for attempt in range(max_reasks + 1):
         ctx.check_cancelled()
-        completion: Completion = ctx.generate(conversation, model=agent, sample_index=sample_index,
-                                              purpose="model", params=params)
+        completion: Completion = ctx.generate(
+            conversation, model=agent, sample_index=sample_index, purpose="model", params=params
+        )
         _count(record, completion)
         text = completion.text or ""
         record.raw_replies.append(text[:REPLY_LIMIT])
-        transcript.append({"role": "reply", "turn": game.turn, "seat": seat, "attempt": attempt,
-                           "text": text[:REPLY_LIMIT], "cached": completion.cached})
+        transcript.append(
+            {
+                "role": "reply",
+                "turn": game.turn,
+                "seat": seat,
+                "attempt": attempt,
+                "text": text[:REPLY_LIMIT],
+                "cached": completion.cached,
+            }
+        )
         try:
             parsed = parse_reply(text, len(legal), expect_json=setting != "watson")
         except UnparseableReplyError as exc:
             record.errors.append(str(exc))
             transcript.append({"role": "error", "turn": game.turn, "seat": seat, "text": str(exc)})
-            conversation = [*conversation, {"role": "assistant", "content": text[:REPLY_LIMIT]},
-                            {"role": "user", "content": _reask(str(exc), len(legal))}]
+            conversation = [
+                *conversation,
+                {"role": "assistant", "content": text[:REPLY_LIMIT]},
+                {"role": "user", "content": _reask(str(exc), len(legal))},
+            ]
             continue
         record.move_index = parsed.index
         record.move = legal[parsed.index]
         if parsed.data is not None and isinstance(parsed.data.get("reason"), str):
             record.reason = parsed.data["reason"][:2000]
-        transcript.append({"role": "parsed", "turn": game.turn, "seat": seat,
-                           "text": f"{parsed.index}. {record.move}", "move": record.move})
-        new_memory = Memory(game.turn, state_text, text[:REPLY_LIMIT]) if setting == "mycroft" else None
+        transcript.append(
+            {
+                "role": "parsed",
+                "turn": game.turn,
+                "seat": seat,
+                "text": f"{parsed.index}. {record.move}",
+                "move": record.move,
+            }
+        )
+        new_memory = (
+            Memory(game.turn, state_text, text[:REPLY_LIMIT]) if setting == "mycroft" else None
+        )
         return record, new_memory
     rng = random.Random(f"podium-hanabi-fallback/{game.seed}/{game.turn}")
     record.move, taken = fallback_move(game, legal, fallback, rng)
     record.fallback = True
     record.fallback_rule = f"{fallback}: {taken}"
-    transcript.append({"role": "parsed", "turn": game.turn, "seat": seat, "fallback": True,
-                       "text": f"fallback ({record.fallback_rule}): {record.move}",
-                       "move": record.move})
+    transcript.append(
+        {
+            "role": "parsed",
+            "turn": game.turn,
+            "seat": seat,
+            "fallback": True,
+            "text": f"fallback ({record.fallback_rule}): {record.move}",
+            "move": record.move,
+        }
+    )
     # a failed turn leaves the memory as it was: there is no usable reply to remember
     return record, memory
 

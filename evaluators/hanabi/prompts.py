@@ -76,8 +76,9 @@ REASK = (
     "number, 0 to {last}, in the format required."
 )
 
-TEMPLATE_HASH = stable_hash({"version": PROMPT_VERSION, "system": SYSTEM, "reask": REASK,
-                             "recent": RECENT_MOVES})
+TEMPLATE_HASH = stable_hash(
+    {"version": PROMPT_VERSION, "system": SYSTEM, "reask": REASK, "recent": RECENT_MOVES}
+)
 
 
 def _set_text(mask_values: Iterable[Any]) -> str:
@@ -131,8 +132,10 @@ def render_state(game: HanabiGame, seat: int, setting: Setting) -> str:
     out = [
         f"You are P{seat} in a {game.players}-player game. Turn {game.turn + 1}.",
         f"Fireworks: {fw} (score {game.fireworks_score}/25)",
-        (f"Information tokens: {game.info_tokens}/{MAX_INFO_TOKENS}. "
-         f"Lives: {game.lives}/{MAX_LIFE_TOKENS}. Cards left in deck: {game.deck_size}."),
+        (
+            f"Information tokens: {game.info_tokens}/{MAX_INFO_TOKENS}. "
+            f"Lives: {game.lives}/{MAX_LIFE_TOKENS}. Cards left in deck: {game.deck_size}."
+        ),
         f"Discard pile: {discards}",
         "Your hand (you cannot see it; oldest first):",
         *_hand_lines(game, seat, seat, possibilities=sherlock),

@@ -51,10 +51,18 @@ class MoveRegret:
     candidates: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {"turn": self.turn, "seat": self.seat, "move": self.move,
-                "best_move": self.best_move, "regret": self.regret, "regret_se": self.regret_se,
-                "value": self.value, "best_value": self.best_value, "rollouts": self.rollouts,
-                "candidates": {m: {"mean": v, "se": se} for m, (v, se) in self.candidates.items()}}
+        return {
+            "turn": self.turn,
+            "seat": self.seat,
+            "move": self.move,
+            "best_move": self.best_move,
+            "regret": self.regret,
+            "regret_se": self.regret_se,
+            "value": self.value,
+            "best_value": self.best_value,
+            "rollouts": self.rollouts,
+            "candidates": {m: {"mean": v, "se": se} for m, (v, se) in self.candidates.items()},
+        }
 
 
 def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
@@ -119,24 +127,33 @@ def candidate_moves(game: HanabiGame, chosen: str, team: str, limit: int) -> lis
     ordered = [chosen, bot_move]
     for prefix in ("(Play", "(Discard", "(Reveal"):
         ordered += [m for m in legal if m.startswith(prefix)]
-    return list(dict.fromkeys(ordered))[:max(limit, 2)]
+    return list(dict.fromkeys(ordered))[: max(limit, 2)]
 
 
-def _values(game: HanabiGame, moves: Sequence[str], team: str, worlds: Sequence[HanabiGame],
-            stream: str) -> dict[str, list[float]]:
+def _values(
+    game: HanabiGame, moves: Sequence[str], team: str, worlds: Sequence[HanabiGame], stream: str
+) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {m: [] for m in moves}
     for w, world in enumerate(worlds):
         for move in moves:
             sim = world.clone()
             sim.apply(move)
-            bots = [make_bot(team, seed=game.seed, seat=s, stream=f"{stream}/{w}")
-                    for s in range(game.players)]
+            bots = [
+                make_bot(team, seed=game.seed, seat=s, stream=f"{stream}/{w}")
+                for s in range(game.players)
+            ]
             out[move].append(float(play_out(sim, bots).hle_score))
     return out
 
 
-def move_regret(game: HanabiGame, chosen: str, *, team: str = "iggi", rollouts: int = 32,
-                max_candidates: int = 60) -> MoveRegret:
+def move_regret(
+    game: HanabiGame,
+    chosen: str,
+    *,
+    team: str = "iggi",
+    rollouts: int = 32,
+    max_candidates: int = 60,
+) -> MoveRegret:
     """Regret of ``chosen`` in ``game`` (the state before the move; not modified), judged
     from the mover's information. ``rollouts`` worlds select the best candidate and as many
     fresh worlds estimate its advantage."""
@@ -152,25 +169,43 @@ def move_regret(game: HanabiGame, chosen: str, *, team: str = "iggi", rollouts: 
     best = max(moves, key=lambda m: (utilities[m][0], m == chosen))  # ties keep the move made
     rng = random.Random(f"{base}/estimate")
     fresh = [sample_world(game, seat, rng) for _ in range(rollouts)]
-    evaluated = _values(game, list(dict.fromkeys([chosen, best])), team, fresh,
-                        stream=f"t{game.turn}/estimate")
+    evaluated = _values(
+        game, list(dict.fromkeys([chosen, best])), team, fresh, stream=f"t{game.turn}/estimate"
+    )
     diffs = [b - c for b, c in zip(evaluated[best], evaluated[chosen])]
     regret, se = _mean_se(diffs)
-    return MoveRegret(game.turn, seat, chosen, best, regret, se,
-                      _mean_se(evaluated[chosen])[0], _mean_se(evaluated[best])[0], rollouts,
-                      utilities)
+    return MoveRegret(
+        game.turn,
+        seat,
+        chosen,
+        best,
+        regret,
+        se,
+        _mean_se(evaluated[chosen])[0],
+        _mean_se(evaluated[best])[0],
+        rollouts,
+        utilities,
+    )
 
 
-def game_regrets(seed: int, players: int, moves: Sequence[str], seats: set[int], *,
-                 team: str = "iggi", rollouts: int = 32,
-                 max_candidates: int = 60) -> list[MoveRegret]:
+def game_regrets(
+    seed: int,
+    players: int,
+    moves: Sequence[str],
+    seats: set[int],
+    *,
+    team: str = "iggi",
+    rollouts: int = 32,
+    max_candidates: int = 60,
+) -> list[MoveRegret]:
     """Regret of every move made by one of ``seats`` in a finished game."""
     game = HanabiGame(seed, players)
     out = []
     for move in moves:
         if game.current_player in seats:
-            out.append(move_regret(game, move, team=team, rollouts=rollouts,
-                                   max_candidates=max_candidates))
+            out.append(
+                move_regret(game, move, team=team, rollouts=rollouts, max_candidates=max_candidates)
+            )
         game.apply(move)
     return out
 
@@ -180,5 +215,4 @@ def mean_regret(regrets: Sequence[MoveRegret]) -> tuple[float | None, float | No
     if not regrets:
         return None, None
     n = len(regrets)
-    return (sum(r.regret for r in regrets) / n,
-            math.sqrt(sum(r.regret_se ** 2 for r in regrets)) / n)
+    return (sum(r.regret for r in regrets) / n, math.sqrt(sum(r.regret_se**2 for r in regrets)) / n)

@@ -58,17 +58,23 @@ def game_frames(details: dict[str, Any]) -> dict[str, Any]:
             "turn": game.turn,
             "current": game.current_player if not game.is_terminal() else None,
             "hands": [
-                {"seat": seat, "model": seat_models[seat] if seat < len(seat_models) else "",
-                 "cards": [card_name(c) for c in game.hands[seat]],
-                 "knows": [k.hinted_text() for k in game.knowledge[seat]]}
+                {
+                    "seat": seat,
+                    "model": seat_models[seat] if seat < len(seat_models) else "",
+                    "cards": [card_name(c) for c in game.hands[seat]],
+                    "knows": [k.hinted_text() for k in game.knowledge[seat]],
+                }
                 for seat in range(players)
             ],
             "fireworks": {COLOURS[i]: n for i, n in enumerate(game.fireworks)},
-            "info_tokens": game.info_tokens, "lives": game.lives, "deck": game.deck_size,
+            "info_tokens": game.info_tokens,
+            "lives": game.lives,
+            "deck": game.deck_size,
             "discards": [card_name(c) for c in game.discards],
             # the HLE score (0 once the last life is lost) is the headline; the fireworks
             # total (cards kept on a bomb-out) is shown next to it
-            "score": game.hle_score, "fireworks_total": game.fireworks_score,
+            "score": game.hle_score,
+            "fireworks_total": game.fireworks_score,
         }
 
     for index, record in enumerate(moves):
@@ -94,15 +100,21 @@ def game_frames(details: dict[str, Any]) -> dict[str, Any]:
         if isinstance(stored_regret, dict):
             regret, regret_se = stored_regret.get("regret"), stored_regret.get("regret_se")
         frame["move"] = {
-            "text": text, "describe": applied.describe(), "seat": applied.player,
-            "agent": _text(info.get("agent"), 200), "rule": _text(info.get("rule"), 200),
+            "text": text,
+            "describe": applied.describe(),
+            "seat": applied.player,
+            "agent": _text(info.get("agent"), 200),
+            "rule": _text(info.get("rule"), 200),
             "reason": _text(info.get("reason")),
             "replies": [_text(r) for r in replies[:MAX_ATTEMPTS]],
             "errors": [_text(e, 2000) for e in errors[:MAX_ATTEMPTS]],
             "parsed": _text(parsed),
             "fallback": bool(info.get("fallback")),
-            "fallback_reason": _text(info.get("fallback_rule") or info.get("fallback_reason")
-                                     or ("; ".join(map(str, errors)) if info.get("fallback") else "")),
+            "fallback_reason": _text(
+                info.get("fallback_rule")
+                or info.get("fallback_reason")
+                or ("; ".join(map(str, errors)) if info.get("fallback") else "")
+            ),
             "regret": regret if isinstance(regret, (int, float)) else None,
             "regret_se": regret_se if isinstance(regret_se, (int, float)) else None,
         }

@@ -16,5 +16,12 @@ from evaluators.hipho.evaluator import (
     regrade_outcome,
 )
 
-__all__ = ["BUILTINS", "DEFAULT_BENCHMARKS", "EVALUATOR", "GRADER_VERSION", "HiphoEvaluator",
-           "grade_reply", "regrade_outcome"]
+__all__ = [
+    "BUILTINS",
+    "DEFAULT_BENCHMARKS",
+    "EVALUATOR",
+    "GRADER_VERSION",
+    "HiphoEvaluator",
+    "grade_reply",
+    "regrade_outcome",
+]

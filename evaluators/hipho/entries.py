@@ -22,14 +22,25 @@ def _exam_values(part: str, metrics: Mapping[str, Any], fallback_label: str) -> 
     if isinstance(metrics.get("problems"), dict):
         summary["n_problems"] = len(metrics["problems"])
     return EntryValues(
-        part=part, group=exam_id, label=str(metrics.get("exam_name") or exam_id or fallback_label),
-        score=score, score_se=se, score_lo=lo, score_hi=hi, norm=norm, norm_se=norm_se, summary=summary,
+        part=part,
+        group=exam_id,
+        label=str(metrics.get("exam_name") or exam_id or fallback_label),
+        score=score,
+        score_se=se,
+        score_lo=lo,
+        score_hi=hi,
+        norm=norm,
+        norm_se=norm_se,
+        summary=summary,
     )
 
 
 def entry_values(metrics: Mapping[str, Any], benchmark_name: str) -> list[EntryValues]:
     exams = metrics.get("exams")
     if isinstance(exams, dict) and exams:
-        return [_exam_values(str(exam_id), dict(exam), benchmark_name)
-                for exam_id, exam in exams.items() if isinstance(exam, dict)]
+        return [
+            _exam_values(str(exam_id), dict(exam), benchmark_name)
+            for exam_id, exam in exams.items()
+            if isinstance(exam, dict)
+        ]
     return [_exam_values("", metrics, benchmark_name)]

@@ -61,7 +61,11 @@ BUILTINS: dict[str, str] = {"reference": "Reference answers (grader sanity check
 
 
 def _bounded(text: str, limit: int = MAX_STORED_CHARS) -> str:
-    return text if len(text) <= limit else text[:limit] + f"\n[... truncated, {len(text) - limit} more characters]"
+    return (
+        text
+        if len(text) <= limit
+        else text[:limit] + f"\n[... truncated, {len(text) - limit} more characters]"
+    )
 
 
 def _split_key(key: str, suite: bool) -> tuple[str | None, str]:
@@ -99,8 +103,10 @@ class _Judge:
         draw = self.draws[prompt]
         self.draws[prompt] += 1
         completion = self.ctx.generate(
-            [{"role": "user", "content": prompt}], model=self.judge,
-            sample_index=self.base + draw, purpose="judge",
+            [{"role": "user", "content": prompt}],
+            model=self.judge,
+            sample_index=self.base + draw,
+            purpose="judge",
         )
         return completion.text
 
@@ -116,16 +122,29 @@ class _Judge:
                 self.failures.append(f"answer judge: {exc.error_class}: {exc}"[:500])
                 return None
             verdict = parse_verdict(reply) if strict else parse_lenient_verdict(reply)
-            self.log.append({"role": "judge", "kind": "answer", "text": _bounded(reply, 2000),
-                             "prompt": _bounded(prompt, MAX_JUDGE_PROMPT_CHARS), "verdict": verdict})
+            self.log.append(
+                {
+                    "role": "judge",
+                    "kind": "answer",
+                    "text": _bounded(reply, 2000),
+                    "prompt": _bounded(prompt, MAX_JUDGE_PROMPT_CHARS),
+                    "verdict": verdict,
+                }
+            )
             return verdict
 
         return ask
 
 
 def grade_reply(
-    *, exam: Exam, problem: Problem, reply: str, judge: Callable[[str], str] | None,
-    answer_judge: AnswerJudge | None, step_level: bool, profile: GraderProfile = "strict",
+    *,
+    exam: Exam,
+    problem: Problem,
+    reply: str,
+    judge: Callable[[str], str] | None,
+    answer_judge: AnswerJudge | None,
+    step_level: bool,
+    profile: GraderProfile = "strict",
     judge_failures: list[str] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """Grade one stored reply: (scores, grading details, transcript entries).
@@ -143,20 +162,40 @@ def grade_reply(
             failures.append(f"step judge: {exc.error_class}: {exc}"[:500])
     S = steps.score if steps is not None else None
     P = problem_points(answers.score, S)
-    scores = {"A": answers.score, "S": S, "P": P, "full": problem.full_marks,
-              "best_scheme": steps.best_scheme if steps is not None else None,
-              "judge_failed": bool(failures)}
+    scores = {
+        "A": answers.score,
+        "S": S,
+        "P": P,
+        "full": problem.full_marks,
+        "best_scheme": steps.best_scheme if steps is not None else None,
+        "judge_failed": bool(failures),
+    }
     details: dict[str, Any] = {
         "answers": [v.as_dict() for v in answers.verdicts],
         "boxed_found": answers.boxed_found,
-        "steps": None if steps is None else {
+        "steps": None
+        if steps is None
+        else {
             "best_scheme": steps.best_scheme,
             "schemes": [
-                {"index": s.index, "total": s.total, "attempts": s.attempts, "scaled": s.scaled,
-                 "discarded_totals": list(s.discarded_totals),
-                 "criteria": [{"criterion": c.criterion, "raw_score": c.raw_score, "score": c.score,
-                               "ours": c.ours, "parse_differs": c.parse_differs,
-                               "reply": _bounded(c.reply, 4000)} for c in s.criteria]}
+                {
+                    "index": s.index,
+                    "total": s.total,
+                    "attempts": s.attempts,
+                    "scaled": s.scaled,
+                    "discarded_totals": list(s.discarded_totals),
+                    "criteria": [
+                        {
+                            "criterion": c.criterion,
+                            "raw_score": c.raw_score,
+                            "score": c.score,
+                            "ours": c.ours,
+                            "parse_differs": c.parse_differs,
+                            "reply": _bounded(c.reply, 4000),
+                        }
+                        for c in s.criteria
+                    ],
+                }
                 for s in steps.schemes
             ],
         },
@@ -166,28 +205,47 @@ def grade_reply(
         "grader_version": GRADER_VERSION,
         "grader_profile": profile,
         # criteria whose score our former reading would have read differently (rubrics.steps)
-        "judge_parse_differs": None if steps is None else sum(
-            c.parse_differs for sch in steps.schemes for c in sch.criteria),
+        "judge_parse_differs": None
+        if steps is None
+        else sum(c.parse_differs for sch in steps.schemes for c in sch.criteria),
     }
     transcript: list[dict[str, Any]] = [
-        {"role": "parsed", "text": "\n".join(f"[{v.index + 1}] {v.given}" for v in answers.verdicts),
-         "answers": [v.given for v in answers.verdicts]},
+        {
+            "role": "parsed",
+            "text": "\n".join(f"[{v.index + 1}] {v.given}" for v in answers.verdicts),
+            "answers": [v.given for v in answers.verdicts],
+        },
     ]
     for v in answers.verdicts:
-        transcript.append({
-            "role": "grading", "text": f"answer {v.index + 1}: {'correct' if v.correct else 'wrong'} "
-            f"by rule {v.rule} ({v.awarded:g}/{v.points:g} pt)",
-            "index": v.index, "rule": v.rule, "correct": v.correct, "reference": v.reference,
-            "given": v.given, "points": v.points,
-        })
+        transcript.append(
+            {
+                "role": "grading",
+                "text": f"answer {v.index + 1}: {'correct' if v.correct else 'wrong'} "
+                f"by rule {v.rule} ({v.awarded:g}/{v.points:g} pt)",
+                "index": v.index,
+                "rule": v.rule,
+                "correct": v.correct,
+                "reference": v.reference,
+                "given": v.given,
+                "points": v.points,
+            }
+        )
     if steps is not None:
         for s in steps.schemes:
             for n, c in enumerate(s.criteria):
-                transcript.append({
-                    "role": "judge", "kind": "criterion", "scheme": s.index, "criterion_index": n,
-                    "criterion": c.criterion, "prompt": _bounded(c.prompt, MAX_JUDGE_PROMPT_CHARS),
-                    "text": _bounded(c.reply, 4000), "raw_score": c.raw_score, "score": c.score,
-                })
+                transcript.append(
+                    {
+                        "role": "judge",
+                        "kind": "criterion",
+                        "scheme": s.index,
+                        "criterion_index": n,
+                        "criterion": c.criterion,
+                        "prompt": _bounded(c.prompt, MAX_JUDGE_PROMPT_CHARS),
+                        "text": _bounded(c.reply, 4000),
+                        "raw_score": c.raw_score,
+                        "score": c.score,
+                    }
+                )
     return scores, details, transcript
 
 
@@ -216,8 +274,9 @@ class HiphoEvaluator:
             "grader_profile": conf["grader_profile"],
         }
 
-    def evaluate(self, *, config: Mapping[str, Any], model: ModelConfig, item: ItemKey,
-                 ctx: EvalContext) -> ItemOutcome:
+    def evaluate(
+        self, *, config: Mapping[str, Any], model: ModelConfig, item: ItemKey, ctx: EvalContext
+    ) -> ItemOutcome:
         conf = validate_config(config)
         exam, problem = _find(conf, item.key)
         transcript: list[dict[str, Any]] = []
@@ -234,42 +293,70 @@ class HiphoEvaluator:
             prompt_text = messages[-1]["content"]
             if isinstance(prompt_text, list):
                 prompt_text = prompt_text[0]["text"]
-            transcript.append({"role": "prompt", "text": prompt_text,
-                               "system": messages[0]["content"],
-                               "figures_attached": len(problem.figures) if model.vision else 0,
-                               "figures_omitted": figures_omitted})
+            transcript.append(
+                {
+                    "role": "prompt",
+                    "text": prompt_text,
+                    "system": messages[0]["content"],
+                    "figures_attached": len(problem.figures) if model.vision else 0,
+                    "figures_omitted": figures_omitted,
+                }
+            )
             resumed = (ctx.resume or {}).get("reply")
             if isinstance(resumed, str):
                 reply = resumed
             else:
                 ctx.check_cancelled()
                 params = {"temperature": conf["temperature"]} if "temperature" in conf else None
-                completion = ctx.generate(messages, model=model, sample_index=item.sample_index,
-                                          purpose="model", params=params)
+                completion = ctx.generate(
+                    messages,
+                    model=model,
+                    sample_index=item.sample_index,
+                    purpose="model",
+                    params=params,
+                )
                 reply = _bounded(completion.text)
                 ctx.checkpoint({"reply": reply})  # judge calls after a crash never re-ask the model
         transcript.append({"role": "reply", "text": reply})
 
         # The reference baseline checks the answer-level grader only: no judge money is spent on it.
-        judge = _Judge(ctx, ctx.judge, item.sample_index) if ctx.judge is not None and not sanity else None
+        judge = (
+            _Judge(ctx, ctx.judge, item.sample_index)
+            if ctx.judge is not None and not sanity
+            else None
+        )
         profile = conf["grader_profile"]
         scores, details, grading = grade_reply(
-            exam=exam, problem=problem, reply=reply, judge=judge,
-            answer_judge=judge.answers(profile) if judge is not None and conf["answer_judge"] else None,
-            step_level=conf["step_level"], profile=profile,
+            exam=exam,
+            problem=problem,
+            reply=reply,
+            judge=judge,
+            answer_judge=judge.answers(profile)
+            if judge is not None and conf["answer_judge"]
+            else None,
+            step_level=conf["step_level"],
+            profile=profile,
             judge_failures=judge.failures if judge is not None else None,
         )
         transcript.extend(grading)
         if judge is not None:
             transcript.extend(judge.log)
-        details.update({
-            "exam_id": exam.exam_id, "problem_id": problem.id, "reply": reply,
-            "figures_omitted": figures_omitted, "sanity_check": sanity,
-            "judged": judge is not None, "history": [],
-        })
+        details.update(
+            {
+                "exam_id": exam.exam_id,
+                "problem_id": problem.id,
+                "reply": reply,
+                "figures_omitted": figures_omitted,
+                "sanity_check": sanity,
+                "judged": judge is not None,
+                "history": [],
+            }
+        )
         return ItemOutcome(score=scores["P"], scores=scores, details=details, transcript=transcript)
 
-    def aggregate(self, *, config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> dict[str, Any]:
+    def aggregate(
+        self, *, config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]
+    ) -> dict[str, Any]:
         conf = validate_config(config)
         exams = exams_for(conf)
         suite = is_suite(conf)
@@ -284,15 +371,22 @@ class HiphoEvaluator:
                 continue  # an exam dropped from the folder since the run started
             if o.state != "done":
                 failed += 1
-                per_exam[exam_id].append(SampleScore(problem_id, o.sample_index, 0.0, None, failed=True))
+                per_exam[exam_id].append(
+                    SampleScore(problem_id, o.sample_index, 0.0, None, failed=True)
+                )
                 continue
             S = o.scores.get("S")
             step_graded = step_graded or S is not None
             judge_failed += bool(o.scores.get("judge_failed"))
-            per_exam[exam_id].append(SampleScore(
-                problem_id, o.sample_index, float(o.scores.get("A") or 0.0),
-                None if S is None else float(S), best_scheme=o.scores.get("best_scheme"),
-            ))
+            per_exam[exam_id].append(
+                SampleScore(
+                    problem_id,
+                    o.sample_index,
+                    float(o.scores.get("A") or 0.0),
+                    None if S is None else float(S),
+                    best_scheme=o.scores.get("best_scheme"),
+                )
+            )
         exam_metrics: dict[str, dict[str, Any]] = {}
         for exam in exams:
             info = exam_info(exam.exam_id)
@@ -301,12 +395,16 @@ class HiphoEvaluator:
                 samples=[s for s in per_exam[exam.exam_id] if _known(exam, s.problem_id)],
                 cutoffs=info.cutoffs if info else None,
             )
-            m.update(exam_id=exam.exam_id, exam_name=info.name if info else exam.name,
-                     human_full=info.human_full if info else None,
-                     official_cutoffs=bool(info and info.official and info.cutoffs))
+            m.update(
+                exam_id=exam.exam_id,
+                exam_name=info.name if info else exam.name,
+                human_full=info.human_full if info else None,
+                official_cutoffs=bool(info and info.official and info.cutoffs),
+            )
             exam_metrics[exam.exam_id] = m
         common = {
-            "n_items": len(outcomes), "n_failed": failed,
+            "n_items": len(outcomes),
+            "n_failed": failed,
             "n_judge_failed": judge_failed,  # judged items whose judge failed: scored at P = A
             "answer_level_only": not step_graded,
             "sanity_check": bool(sanity) and all(sanity),
@@ -316,9 +414,17 @@ class HiphoEvaluator:
             return {**exam_metrics[exams[0].exam_id], **common}
         headline = score_suite(exam_metrics)
         return {
-            **headline, **common, "exam_id": SUITE, "exam_name": "HiPhO suite",
-            "full_marks": 100.0, "human_full": None, "score_ci95": None, "medal": None,
-            "medal_probs": None, "cutoffs": None, "share_of_top_human": None,
+            **headline,
+            **common,
+            "exam_id": SUITE,
+            "exam_name": "HiPhO suite",
+            "full_marks": 100.0,
+            "human_full": None,
+            "score_ci95": None,
+            "medal": None,
+            "medal_probs": None,
+            "cutoffs": None,
+            "share_of_top_human": None,
             "exams": exam_metrics,
         }
 
@@ -327,9 +433,14 @@ def _known(exam: Exam, problem_id: str) -> bool:
     return any(p.id == problem_id for p in exam.problems)
 
 
-def regrade_outcome(*, config: Mapping[str, Any], key: str, details: Mapping[str, Any],
-                    judge: Callable[[str], str] | None = None,
-                    previous_scores: Mapping[str, Any] | None = None) -> ItemOutcome:
+def regrade_outcome(
+    *,
+    config: Mapping[str, Any],
+    key: str,
+    details: Mapping[str, Any],
+    judge: Callable[[str], str] | None = None,
+    previous_scores: Mapping[str, Any] | None = None,
+) -> ItemOutcome:
     """Grade a stored reply again with the current grader (no model call): the family's
     regrade hook (FamilySpec.regrade). The caller keeps the old grades in the history.
 
@@ -346,25 +457,41 @@ def regrade_outcome(*, config: Mapping[str, Any], key: str, details: Mapping[str
     answer_judge = None
     profile = conf["grader_profile"]
     if judge is not None and conf["answer_judge"]:
+
         def answer_judge(given: str, reference: str, question: str) -> bool | None:
             if profile == "strict":
                 return parse_verdict(judge(answer_judge_prompt(given, reference, question)))
-            return parse_lenient_verdict(judge(lenient_answer_judge_prompt(given, reference, question)))
+            return parse_lenient_verdict(
+                judge(lenient_answer_judge_prompt(given, reference, question))
+            )
+
     scores, new_details, transcript = grade_reply(
-        exam=exam, problem=problem, reply=reply, judge=judge, answer_judge=answer_judge,
-        step_level=conf["step_level"], profile=profile,
+        exam=exam,
+        problem=problem,
+        reply=reply,
+        judge=judge,
+        answer_judge=answer_judge,
+        step_level=conf["step_level"],
+        profile=profile,
     )
-    keep = {k: details[k] for k in ("exam_id", "problem_id", "reply", "figures_omitted",
-                                    "sanity_check", "history") if k in details}
+    keep = {
+        k: details[k]
+        for k in ("exam_id", "problem_id", "reply", "figures_omitted", "sanity_check", "history")
+        if k in details
+    }
     new_details.update(keep)
     new_details["judged"] = judge is not None
     previous = previous_scores or {}
     if judge is None and previous.get("S") is not None and not previous.get("judge_failed"):
         # keep the stored step-level grade; only the answers were graded again
-        scores.update(S=previous["S"], best_scheme=previous.get("best_scheme"),
-                      P=problem_points(scores["A"], previous["S"]))
-        new_details.update(steps=details.get("steps"),
-                           answer_level_only=details.get("answer_level_only", False))
+        scores.update(
+            S=previous["S"],
+            best_scheme=previous.get("best_scheme"),
+            P=problem_points(scores["A"], previous["S"]),
+        )
+        new_details.update(
+            steps=details.get("steps"), answer_level_only=details.get("answer_level_only", False)
+        )
     return ItemOutcome(score=scores["P"], scores=scores, details=new_details, transcript=transcript)
 
 
@@ -376,15 +503,17 @@ def _demo_benchmarks() -> list[dict[str, Any]]:
         version = exam.content_hash[:12]
     except (ExamFormatError, OSError, IndexError):
         pass  # the demo data is optional at import time; validate_config reports what is wrong
-    return [{
-        "slug": "hipho/podiumdemo-2025",
-        "name": "HiPhO demo exam (Podium, original problems)",
-        "version": version,
-        "config": {"source": "dir", "path": "data/hipho_demo", "exam": "podiumdemo-2025"},
-        "default_samples": 1,
-        "description": "A short exam written for Podium in the HiPhO format, with marking schemes "
-                       "and one figure; illustrative medal cut-offs. For demos and pipeline tests.",
-    }]
+    return [
+        {
+            "slug": "hipho/podiumdemo-2025",
+            "name": "HiPhO demo exam (Podium, original problems)",
+            "version": version,
+            "config": {"source": "dir", "path": "data/hipho_demo", "exam": "podiumdemo-2025"},
+            "default_samples": 1,
+            "description": "A short exam written for Podium in the HiPhO format, with marking schemes "
+            "and one figure; illustrative medal cut-offs. For demos and pipeline tests.",
+        }
+    ]
 
 
 EVALUATOR = HiphoEvaluator()

@@ -41,7 +41,9 @@ class ExamMetrics(_ExamHeadline, total=False):
     medal_probs: dict[str, float] | None  # bootstrap probability of each medal
     cutoffs: Cutoffs | None
     share_of_top_human: float | None
-    score_published: float  # the score as published (one decimal, half up): what the medal is read from
+    score_published: (
+        float  # the score as published (one decimal, half up): what the medal is read from
+    )
     medal_basis: str  # says so in words
     exam_id: str
     exam_name: str

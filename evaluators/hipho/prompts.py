@@ -113,10 +113,18 @@ Correct answer: {reference}
 Reply with exactly [Correct] or [Incorrect] and nothing else."""
 
 TEMPLATE_HASH = stable_hash(
-    {"version": PROMPT_VERSION, "system": SOLVER_SYSTEM, "user": SOLVER_USER,
-     "omitted": FIGURES_OMITTED, "attached": FIGURES_ATTACHED, "step_judge": STEP_JUDGE,
-     "answer_judge": ANSWER_JUDGE, "step_limits": STEP_LIMITS, "step_regrade": STEP_REGRADE,
-     "lenient_answer_judge": LENIENT_ANSWER_JUDGE}
+    {
+        "version": PROMPT_VERSION,
+        "system": SOLVER_SYSTEM,
+        "user": SOLVER_USER,
+        "omitted": FIGURES_OMITTED,
+        "attached": FIGURES_ATTACHED,
+        "step_judge": STEP_JUDGE,
+        "answer_judge": ANSWER_JUDGE,
+        "step_limits": STEP_LIMITS,
+        "step_regrade": STEP_REGRADE,
+        "lenient_answer_judge": LENIENT_ANSWER_JUDGE,
+    }
 )
 
 
@@ -168,8 +176,13 @@ def step_judge_prompt(problem: Problem, reply: str, criterion: str, attempt: Att
     if attempt.regrade:
         previous = ", then ".join(f"{t:g}" for t in attempt.previous_totals)
         limits += STEP_REGRADE.format(previous=previous, max_total=attempt.max_total)
-    return STEP_JUDGE.format(context=problem.context.strip(), question=problem.question.strip(),
-                             reply=reply, criterion=criterion, limits=limits)
+    return STEP_JUDGE.format(
+        context=problem.context.strip(),
+        question=problem.question.strip(),
+        reply=reply,
+        criterion=criterion,
+        limits=limits,
+    )
 
 
 def answer_judge_prompt(given: str, reference: str, question: str) -> str:

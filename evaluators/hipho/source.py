@@ -27,8 +27,19 @@ from rubrics.exam import Exam, exam_files, exam_id_from_stem, load_exam, load_ex
 from rubrics.hf import HF_REPO_ID, hf_snapshot
 
 SUITE = "suite"
-_KEYS = {"source", "path", "exam", "cache_dir", "repo_id", "revision", "temperature", "grader_profile",
-         "answer_judge", "step_level", "offline"}
+_KEYS = {
+    "source",
+    "path",
+    "exam",
+    "cache_dir",
+    "repo_id",
+    "revision",
+    "temperature",
+    "grader_profile",
+    "answer_judge",
+    "step_level",
+    "offline",
+}
 
 
 def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,7 +73,9 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     elif source == "hf":
         cache_dir = config.get("cache_dir")
         if not isinstance(cache_dir, str) or not cache_dir:
-            raise ConfigError("field 'cache_dir' must name a local folder for the Hugging Face cache")
+            raise ConfigError(
+                "field 'cache_dir' must name a local folder for the Hugging Face cache"
+            )
         out["cache_dir"] = cache_dir
         out["repo_id"] = str(config.get("repo_id") or HF_REPO_ID)
         if config.get("revision") is not None:
@@ -72,7 +85,11 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"field 'source' must be 'dir' or 'hf', got {source!r}")
     temperature = config.get("temperature")
     if temperature is not None:
-        if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0 <= temperature <= 2:
+        if (
+            isinstance(temperature, bool)
+            or not isinstance(temperature, (int, float))
+            or not 0 <= temperature <= 2
+        ):
             raise ConfigError("field 'temperature' must be a number in [0, 2]")
         out["temperature"] = float(temperature)
     for flag in ("answer_judge", "step_level"):
@@ -82,7 +99,9 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
         out[flag] = value
     profile = config.get("grader_profile", "strict")
     if profile not in GRADER_PROFILES:
-        raise ConfigError(f"field 'grader_profile' must be one of {list(GRADER_PROFILES)}, got {profile!r}")
+        raise ConfigError(
+            f"field 'grader_profile' must be one of {list(GRADER_PROFILES)}, got {profile!r}"
+        )
     out["grader_profile"] = profile
     if source == "dir":
         # Load (and cache) the exams now, so a benchmark whose files are broken is refused when it
@@ -99,8 +118,12 @@ def _folder(conf: Mapping[str, Any]) -> Path:
     if conf["source"] == "dir":
         return resolve_path(conf["path"])
     try:
-        return hf_snapshot(cache_dir=resolve_path(conf["cache_dir"]), repo_id=conf["repo_id"],
-                           revision=conf.get("revision"), offline=conf.get("offline", False))
+        return hf_snapshot(
+            cache_dir=resolve_path(conf["cache_dir"]),
+            repo_id=conf["repo_id"],
+            revision=conf.get("revision"),
+            offline=conf.get("offline", False),
+        )
     except ExamSourceError as exc:
         raise ConfigError(str(exc)) from exc
 

@@ -60,8 +60,9 @@ class Analyzer:
     """Engine + cache. Every search is looked up in the cache first, keyed by FEN, engine id,
     limit and the restricted moves."""
 
-    def __init__(self, engine: Engine, cache: AnalysisCache | None = None,
-                 limit: SearchLimit | None = None) -> None:
+    def __init__(
+        self, engine: Engine, cache: AnalysisCache | None = None, limit: SearchLimit | None = None
+    ) -> None:
         self.engine = engine
         self.cache: AnalysisCache = cache if cache is not None else MemoryAnalysisCache()
         self.limit = limit or engine.limit
@@ -74,7 +75,9 @@ class Analyzer:
         if hit is not None:
             return Evaluation.from_dict(hit)
         self.searches += 1
-        ev = self.engine.analyse(board, limit=self.limit, root_moves=[root_move] if root_move else None)
+        ev = self.engine.analyse(
+            board, limit=self.limit, root_moves=[root_move] if root_move else None
+        )
         self.cache.put(key, ev.to_dict())
         return ev
 
@@ -95,7 +98,9 @@ class Analyzer:
         """Clamped cp of every legal move (one restricted search each, all cached)."""
         return {m.uci(): self.move_value(board, m).clamped_cp for m in board.legal_moves}
 
-    def score_move(self, board: chess.Board, move: chess.Move, *, with_percentile: bool = False) -> MoveScore:
+    def score_move(
+        self, board: chess.Board, move: chess.Move, *, with_percentile: bool = False
+    ) -> MoveScore:
         best = self.best(board)
         if best.best_move is None:
             raise ValueError(f"no move can be scored in a finished position: {board.fen()}")
@@ -110,7 +115,9 @@ class Analyzer:
         # Lichess judges on the raw values (uncapped cp, mates as mates) and only moves off the
         # engine's line (a played move the restricted search finds better loses nothing and
         # gets no verdict from the rules themselves)
-        judgement = None if is_top else lichess_judgement(best.cp, best.mate, played.cp, played.mate)
+        judgement = (
+            None if is_top else lichess_judgement(best.cp, best.mate, played.cp, played.mate)
+        )
         pct = None
         if with_percentile:
             # capped at the best move's value, like the played move above
@@ -118,9 +125,19 @@ class Analyzer:
             pct = percentile_rank(values[move.uci()], list(values.values()))
         best_move = chess.Move.from_uci(best.best_move)
         return MoveScore(
-            move=move.uci(), san=board.san(move), best_move=best.best_move, best_san=board.san(best_move),
-            cp_best=cp_b, cp_played=cp_p, win_before=w_before, win_after=w_after, drop=drop,
+            move=move.uci(),
+            san=board.san(move),
+            best_move=best.best_move,
+            best_san=board.san(best_move),
+            cp_best=cp_b,
+            cp_played=cp_p,
+            win_before=w_before,
+            win_after=w_after,
+            drop=drop,
             accuracy=move_accuracy(w_before, w_after),
             move_class=classify(drop, is_engine_top=is_top, judgement=judgement),
-            cp_loss=cp_loss(cp_b, cp_p), is_engine_top=is_top, percentile=pct, judgement=judgement,
+            cp_loss=cp_loss(cp_b, cp_p),
+            is_engine_top=is_top,
+            percentile=pct,
+            judgement=judgement,
         )

@@ -18,7 +18,9 @@ class AnalysisCache(Protocol):
     def put(self, key: str, value: dict[str, Any]) -> None: ...
 
 
-def analysis_key(fen: str, engine_id: str, limit_key: str, root_moves: Sequence[str] | None = None) -> str:
+def analysis_key(
+    fen: str, engine_id: str, limit_key: str, root_moves: Sequence[str] | None = None
+) -> str:
     moves = ",".join(sorted(root_moves)) if root_moves else "*"
     return f"{engine_id}|{limit_key}|{fen}|{moves}"
 
@@ -54,8 +56,14 @@ class MemoryAnalysisCache:
 class RedisAnalysisCache:
     """A cache in Redis shared by all workers; entries expire after ``ttl_s`` (None: never)."""
 
-    def __init__(self, url: str, *, prefix: str = "podium:chess:analysis:", ttl_s: int | None = 30 * 86400,
-                 client: Any = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "podium:chess:analysis:",
+        ttl_s: int | None = 30 * 86400,
+        client: Any = None,
+    ) -> None:
         import redis  # imported here so the in-memory cache needs no Redis client
 
         self.url = url

@@ -60,8 +60,11 @@ class Opponents:
     @classmethod
     def fixed(cls, ratings: Mapping[str, float]) -> Opponents:
         names = tuple(ratings)
-        return cls(names, tuple(float(ratings[n]) for n in names),
-                   tuple(tuple(0.0 for _ in names) for _ in names))
+        return cls(
+            names,
+            tuple(float(ratings[n]) for n in names),
+            tuple(tuple(0.0 for _ in names) for _ in names),
+        )
 
     def mean(self, name: str) -> float:
         return self.means[self.names.index(name)]
@@ -108,8 +111,14 @@ def _rating_draws(opponents: Opponents, names: Sequence[str], n: int, seed: int)
     return mean + z @ root.T
 
 
-def log_likelihood(records: Sequence[Record], opponents: Opponents, grid: np.ndarray, *,
-                   draws: int = 256, seed: int = 0) -> np.ndarray:
+def log_likelihood(
+    records: Sequence[Record],
+    opponents: Opponents,
+    grid: np.ndarray,
+    *,
+    draws: int = 256,
+    seed: int = 0,
+) -> np.ndarray:
     """log of the likelihood of the results at each rating of ``grid``, averaged over draws
     of the opponents' ratings."""
     played = [r for r in records if r.games]
@@ -121,7 +130,7 @@ def log_likelihood(records: Sequence[Record], opponents: Opponents, grid: np.nda
     x = (grid[:, None, None] - ratings[None, :, :]) * (LN10 / 400.0)  # G x K x J
     ll = -(s * np.logaddexp(0.0, -x) + f * np.logaddexp(0.0, x)).sum(axis=2)  # G x K
     top = ll.max(axis=1, keepdims=True)
-    return (top[:, 0] + np.log(np.exp(ll - top).mean(axis=1)))
+    return top[:, 0] + np.log(np.exp(ll - top).mean(axis=1))
 
 
 def _crossing(grid: np.ndarray, dev: np.ndarray, i: int, step: int) -> float | None:
@@ -136,8 +145,14 @@ def _crossing(grid: np.ndarray, dev: np.ndarray, i: int, step: int) -> float | N
     return None
 
 
-def rate(records: Sequence[Record], opponents: Opponents, *, draws: int = 256, seed: int = 0,
-         step: float = 2.0) -> Rating:
+def rate(
+    records: Sequence[Record],
+    opponents: Opponents,
+    *,
+    draws: int = 256,
+    seed: int = 0,
+    step: float = 2.0,
+) -> Rating:
     """The player's rating and 95 % likelihood-ratio interval (see the module doc)."""
     played = [r for r in records if r.games]
     if not played:
@@ -149,7 +164,9 @@ def rate(records: Sequence[Record], opponents: Opponents, *, draws: int = 256, s
             raise ValueError(f"negative game count against {r.opponent!r}")
     means = [opponents.mean(r.opponent) for r in played]
     sd = max((opponents.se(r.opponent) for r in played), default=0.0)
-    grid = np.arange(min(means) - GRID_MARGIN - 4 * sd, max(means) + GRID_MARGIN + 4 * sd + step, step)
+    grid = np.arange(
+        min(means) - GRID_MARGIN - 4 * sd, max(means) + GRID_MARGIN + 4 * sd + step, step
+    )
     ll = log_likelihood(played, opponents, grid, draws=draws, seed=seed)
     games = sum(r.games for r in played)
     points = sum(r.points for r in played)
@@ -162,8 +179,14 @@ def rate(records: Sequence[Record], opponents: Opponents, *, draws: int = 256, s
         order = range(len(grid)) if below else range(len(grid) - 1, -1, -1)
         median = next(float(grid[i]) for i in order if ll[i] <= half)
         bound = _crossing(grid, dev, 0 if below else len(grid) - 1, 1 if below else -1)
-        return Rating(elo=median, lo=None if below else bound, hi=bound if below else None, games=games,
-                      points=points, censored="below" if below else "above")
+        return Rating(
+            elo=median,
+            lo=None if below else bound,
+            hi=bound if below else None,
+            games=games,
+            points=points,
+            censored="below" if below else "above",
+        )
     i = int(np.argmax(ll))
     elo = float(grid[i])
     if 0 < i < len(grid) - 1:  # parabolic refinement of the maximum
@@ -172,11 +195,18 @@ def rate(records: Sequence[Record], opponents: Opponents, *, draws: int = 256, s
         if denom < 0:
             elo += step * 0.5 * (a - c) / denom
     dev = 2.0 * (ll.max() - ll)
-    return Rating(elo=float(elo), lo=_crossing(grid, dev, i, -1), hi=_crossing(grid, dev, i, 1), games=games,
-                  points=points)
+    return Rating(
+        elo=float(elo),
+        lo=_crossing(grid, dev, i, -1),
+        hi=_crossing(grid, dev, i, 1),
+        games=games,
+        points=points,
+    )
 
 
-def next_opponent(records: Sequence[Record], opponents: Opponents, candidates: Sequence[str]) -> str:
+def next_opponent(
+    records: Sequence[Record], opponents: Opponents, candidates: Sequence[str]
+) -> str:
     """The rung to play next: rated nearest the current estimate (the middle rung before any
     game), the one with fewer games against it on a tie."""
     if not candidates:
@@ -184,9 +214,12 @@ def next_opponent(records: Sequence[Record], opponents: Opponents, candidates: S
     played = {r.opponent: r.games for r in records}
     if any(r.games for r in records):
         # where to play next needs only a rough estimate: the rungs at their mean ratings
-        target = rate(records, Opponents.fixed({n: opponents.mean(n) for n in opponents.names}),
-                      step=10.0).elo
+        target = rate(
+            records, Opponents.fixed({n: opponents.mean(n) for n in opponents.names}), step=10.0
+        ).elo
     else:
         ordered = sorted(opponents.mean(c) for c in candidates)
         target = ordered[(len(ordered) - 1) // 2]
-    return min(candidates, key=lambda c: (round(abs(opponents.mean(c) - target)), played.get(c, 0), c))
+    return min(
+        candidates, key=lambda c: (round(abs(opponents.mean(c) - target)), played.get(c, 0), c)
+    )

@@ -26,22 +26,44 @@ def play(rng: random.Random, p: float, draw_share: float) -> float:
     return 1.0 if u < p - d / 2 else 0.5 if u < p + d / 2 else 0.0
 
 
-def simulate_ladder(rng: random.Random, truth: Mapping[str, float], games: Mapping[tuple[str, str], int], *,
-                    anchor: str, draw_share: float = 0.3, centre: Sequence[str] | None = None,
-                    centre_elo: float | None = None) -> Opponents:
+def simulate_ladder(
+    rng: random.Random,
+    truth: Mapping[str, float],
+    games: Mapping[tuple[str, str], int],
+    *,
+    anchor: str,
+    draw_share: float = 0.3,
+    centre: Sequence[str] | None = None,
+    centre_elo: float | None = None,
+) -> Opponents:
     """A fitted ladder from a simulated round robin (drawn again in the rare world where the
     anchor scores 0 % or 100 %, since a real ladder like that would not be stored)."""
     for _ in range(1000):
         try:
-            return _one_ladder(rng, truth, games, anchor=anchor, draw_share=draw_share, centre=centre,
-                               centre_elo=centre_elo)
+            return _one_ladder(
+                rng,
+                truth,
+                games,
+                anchor=anchor,
+                draw_share=draw_share,
+                centre=centre,
+                centre_elo=centre_elo,
+            )
         except LadderError:
             continue
     raise LadderError("almost no simulated round robin of this ladder can be fitted")
 
 
-def _one_ladder(rng: random.Random, truth: Mapping[str, float], games: Mapping[tuple[str, str], int], *,
-                anchor: str, draw_share: float, centre: Sequence[str] | None, centre_elo: float | None) -> Opponents:
+def _one_ladder(
+    rng: random.Random,
+    truth: Mapping[str, float],
+    games: Mapping[tuple[str, str], int],
+    *,
+    anchor: str,
+    draw_share: float,
+    centre: Sequence[str] | None,
+    centre_elo: float | None,
+) -> Opponents:
     pairs = []
     for (a, b), n in games.items():
         w = d = lo = 0
@@ -51,9 +73,21 @@ def _one_ladder(rng: random.Random, truth: Mapping[str, float], games: Mapping[t
         pairs.append(PairRecord(a, b, w, d, lo))
     # the same scale convention as the measured ladder: a centre, by default every rung
     names = tuple(centre) if centre else tuple(truth)
-    elo = centre_elo if centre_elo is not None and centre else sum(truth[n] for n in names) / len(names)
-    ladder = Ladder(players=tuple(truth), pairs=tuple(pairs), engine="sim", limit="sim", anchor=anchor,
-                    anchor_elo=truth[anchor], centre=names, centre_elo=elo)
+    elo = (
+        centre_elo
+        if centre_elo is not None and centre
+        else sum(truth[n] for n in names) / len(names)
+    )
+    ladder = Ladder(
+        players=tuple(truth),
+        pairs=tuple(pairs),
+        engine="sim",
+        limit="sim",
+        anchor=anchor,
+        anchor_elo=truth[anchor],
+        centre=names,
+        centre_elo=elo,
+    )
     return ladder_opponents(fit_ladder(ladder))
 
 
@@ -63,8 +97,17 @@ class Trial:
     rating: Rating
 
 
-def simulate_player(rng: random.Random, opponents: Opponents, truth_ladder: Mapping[str, float], theta: float, *,
-                    games: int, batch: int = 4, draw_share: float = 0.3, draws: int = 64) -> Rating:
+def simulate_player(
+    rng: random.Random,
+    opponents: Opponents,
+    truth_ladder: Mapping[str, float],
+    theta: float,
+    *,
+    games: int,
+    batch: int = 4,
+    draw_share: float = 0.3,
+    draws: int = 64,
+) -> Rating:
     """A player of true rating ``theta`` plays ``games`` adaptive games, ``batch`` at a time."""
     rungs = list(opponents.names)
     tally: dict[str, list[int]] = {}
@@ -80,17 +123,46 @@ def simulate_player(rng: random.Random, opponents: Opponents, truth_ladder: Mapp
     return rate([Record(o, *t) for o, t in tally.items()], opponents, draws=draws, step=4.0)
 
 
-def coverage(truth_ladder: Mapping[str, float], ladder_games: Mapping[tuple[str, str], int], thetas: Sequence[float],
-             *, anchor: str, games: int, reps: int, seed: int = 1, batch: int = 4,
-             draw_share: float = 0.3, centre: Sequence[str] | None = None,
-             centre_elo: float | None = None) -> list[Trial]:
+def coverage(
+    truth_ladder: Mapping[str, float],
+    ladder_games: Mapping[tuple[str, str], int],
+    thetas: Sequence[float],
+    *,
+    anchor: str,
+    games: int,
+    reps: int,
+    seed: int = 1,
+    batch: int = 4,
+    draw_share: float = 0.3,
+    centre: Sequence[str] | None = None,
+    centre_elo: float | None = None,
+) -> list[Trial]:
     """``reps`` worlds per true rating, each with its own simulated ladder."""
     rng = random.Random(seed)
     trials = []
     for theta in thetas:
         for _ in range(reps):
-            opponents = simulate_ladder(rng, truth_ladder, ladder_games, anchor=anchor, draw_share=draw_share,
-                                        centre=centre, centre_elo=centre_elo)
-            trials.append(Trial(theta, simulate_player(rng, opponents, truth_ladder, theta, games=games,
-                                                       batch=batch, draw_share=draw_share)))
+            opponents = simulate_ladder(
+                rng,
+                truth_ladder,
+                ladder_games,
+                anchor=anchor,
+                draw_share=draw_share,
+                centre=centre,
+                centre_elo=centre_elo,
+            )
+            trials.append(
+                Trial(
+                    theta,
+                    simulate_player(
+                        rng,
+                        opponents,
+                        truth_ladder,
+                        theta,
+                        games=games,
+                        batch=batch,
+                        draw_share=draw_share,
+                    ),
+                )
+            )
     return trials

@@ -83,13 +83,25 @@ class Evaluation:
         return clamp_cp(self.cp, self.mate)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"cp": self.cp, "mate": self.mate, "best_move": self.best_move, "pv": list(self.pv),
-                "depth": self.depth, "nodes": self.nodes}
+        return {
+            "cp": self.cp,
+            "mate": self.mate,
+            "best_move": self.best_move,
+            "pv": list(self.pv),
+            "depth": self.depth,
+            "nodes": self.nodes,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Evaluation:
-        return cls(cp=d["cp"], mate=d["mate"], best_move=d["best_move"], pv=tuple(d.get("pv", ())),
-                   depth=d.get("depth", 0), nodes=d.get("nodes", 0))
+        return cls(
+            cp=d["cp"],
+            mate=d["mate"],
+            best_move=d["best_move"],
+            pv=tuple(d.get("pv", ())),
+            depth=d.get("depth", 0),
+            nodes=d.get("nodes", 0),
+        )
 
 
 def terminal_evaluation(board: chess.Board) -> Evaluation | None:
@@ -110,19 +122,27 @@ def find_stockfish(path: str | os.PathLike[str] | None = None) -> str:
         if not p.is_file() or not os.access(p, os.X_OK):
             raise EngineNotFoundError(f"chess engine binary not found or not executable: {p}")
         return str(p)
-    found = shutil.which("stockfish") or (DEBIAN_STOCKFISH if os.access(DEBIAN_STOCKFISH, os.X_OK) else None)
+    found = shutil.which("stockfish") or (
+        DEBIAN_STOCKFISH if os.access(DEBIAN_STOCKFISH, os.X_OK) else None
+    )
     if not found:
         raise EngineNotFoundError(
             f"chess engine binary not found: no `stockfish` on PATH and none at {DEBIAN_STOCKFISH} "
-            f"(install the Debian package `stockfish` or set {STOCKFISH_ENV})")
+            f"(install the Debian package `stockfish` or set {STOCKFISH_ENV})"
+        )
     return found
 
 
 class Engine:
     """One Stockfish process: analysis at a fixed limit, and play at full or limited strength."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, *, limit: SearchLimit | None = None,
-                 hash_mb: int = 16) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        limit: SearchLimit | None = None,
+        hash_mb: int = 16,
+    ) -> None:
         self.path = find_stockfish(path)
         self.limit = limit or SearchLimit()
         try:
@@ -145,17 +165,25 @@ class Engine:
         except (AttributeError, RuntimeError):  # a torn-down event loop: the process is gone
             return False
 
-    def analyse(self, board: chess.Board, *, limit: SearchLimit | None = None,
-                root_moves: Sequence[chess.Move] | None = None) -> Evaluation:
+    def analyse(
+        self,
+        board: chess.Board,
+        *,
+        limit: SearchLimit | None = None,
+        root_moves: Sequence[chess.Move] | None = None,
+    ) -> Evaluation:
         """Search ``board`` (restricted to ``root_moves`` when given) from a cleared hash."""
         done = terminal_evaluation(board)
         if done is not None and not root_moves:
             return done
         fresh = chess.Board(board.fen())  # keyed by FEN: the move history must not matter
         try:
-            info = self._engine.analyse(fresh, (limit or self.limit).to_chess(),
-                                        root_moves=list(root_moves) if root_moves else None,
-                                        game=object())
+            info = self._engine.analyse(
+                fresh,
+                (limit or self.limit).to_chess(),
+                root_moves=list(root_moves) if root_moves else None,
+                game=object(),
+            )
         except chess.engine.EngineError as exc:
             raise EngineError(f"{self.name} failed on {board.fen()}: {exc}") from exc
         score = info.get("score")
@@ -163,18 +191,26 @@ class Engine:
             raise EngineError(f"{self.name} returned no score for {board.fen()}")
         pov = score.pov(board.turn)
         pv = tuple(m.uci() for m in info.get("pv", ()))
-        return Evaluation(cp=pov.score(), mate=pov.mate(), best_move=pv[0] if pv else None, pv=pv,
-                          depth=int(info.get("depth", 0)), nodes=int(info.get("nodes", 0)))
+        return Evaluation(
+            cp=pov.score(),
+            mate=pov.mate(),
+            best_move=pv[0] if pv else None,
+            pv=pv,
+            depth=int(info.get("depth", 0)),
+            nodes=int(info.get("nodes", 0)),
+        )
 
-    def play(self, board: chess.Board, *, elo: int | None = None,
-             limit: SearchLimit | None = None) -> chess.Move:
+    def play(
+        self, board: chess.Board, *, elo: int | None = None, limit: SearchLimit | None = None
+    ) -> chess.Move:
         """The engine's move; with ``elo`` it plays at UCI_LimitStrength with that UCI_Elo."""
         options: dict[str, Any] = {}
         if elo is not None:
             options = {"UCI_LimitStrength": True, "UCI_Elo": int(elo)}
         try:
-            result = self._engine.play(board, (limit or self.limit).to_chess(), options=options,
-                                       game=object())
+            result = self._engine.play(
+                board, (limit or self.limit).to_chess(), options=options, game=object()
+            )
         except chess.engine.EngineError as exc:
             raise EngineError(f"{self.name} failed to play in {board.fen()}: {exc}") from exc
         if result.move is None:

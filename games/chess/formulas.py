@@ -16,7 +16,14 @@ from typing import Literal
 
 MoveClass = Literal["best", "excellent", "good", "inaccuracy", "mistake", "blunder"]
 Judgement = Literal["inaccuracy", "mistake", "blunder"]
-MOVE_CLASSES: tuple[MoveClass, ...] = ("best", "excellent", "good", "inaccuracy", "mistake", "blunder")
+MOVE_CLASSES: tuple[MoveClass, ...] = (
+    "best",
+    "excellent",
+    "good",
+    "inaccuracy",
+    "mistake",
+    "blunder",
+)
 PODIUM_CLASSES: tuple[MoveClass, ...] = ("best", "excellent", "good")  # ours, not Lichess's
 NEVER_LEGAL = "never_legal"  # the bucket of decisions that never produced a legal move
 
@@ -32,7 +39,9 @@ ACC_BONUS = 1.0  # Lichess adds one point for the uncertainty of the evaluation
 # lila modules/tree Advice.scala, CpAdvice: the first threshold the mover's loss of winning
 # chances (on the -1..+1 scale) reaches gives the verdict.
 _JUDGEMENT_THRESHOLDS: tuple[tuple[float, Judgement], ...] = (
-    (0.3, "blunder"), (0.2, "mistake"), (0.1, "inaccuracy"),
+    (0.3, "blunder"),
+    (0.2, "mistake"),
+    (0.1, "inaccuracy"),
 )
 # Podium's own classes for the moves Lichess leaves unjudged: upper bounds of the Win% drop.
 _PODIUM_BOUNDS: tuple[tuple[float, MoveClass], ...] = ((0.5, "best"), (2.0, "excellent"))
@@ -71,8 +80,9 @@ def move_accuracy(win_before: float, win_after: float) -> float:
     return max(0.0, min(100.0, raw))
 
 
-def lichess_judgement(cp_before: int | None, mate_before: int | None, cp_after: int | None,
-                      mate_after: int | None) -> Judgement | None:
+def lichess_judgement(
+    cp_before: int | None, mate_before: int | None, cp_after: int | None, mate_after: int | None
+) -> Judgement | None:
     """Lichess's verdict on a move (lila modules/tree Advice.scala), mover's point of view.
 
     ``before`` is the position's value (the engine's best line), ``after`` the value of the
@@ -164,8 +174,9 @@ def _weighted_mean(pairs: Sequence[tuple[float, float]]) -> float:
     return sum(x * w for x, w in pairs) / total
 
 
-def game_accuracy(white_cps: Sequence[int], *, white_to_move_first: bool = True
-                  ) -> dict[str, float | None]:
+def game_accuracy(
+    white_cps: Sequence[int], *, white_to_move_first: bool = True
+) -> dict[str, float | None]:
     """lila AccuracyPercent.scala gameAccuracy: each colour's game accuracy.
 
     ``white_cps`` holds White's value after every move of the game (a mate already counted as
@@ -180,7 +191,9 @@ def game_accuracy(white_cps: Sequence[int], *, white_to_move_first: bool = True
     if n_moves < 1:
         return {"white": None, "black": None}
     window = max(2, min(8, n_moves // 10))
-    windows = [wp[:window]] * (min(window, len(wp)) - 2) + [wp[i:i + window] for i in range(len(wp) - window + 1)]
+    windows = [wp[:window]] * (min(window, len(wp)) - 2) + [
+        wp[i : i + window] for i in range(len(wp) - window + 1)
+    ]
     weights = [max(0.5, min(12.0, statistics.pstdev(w))) for w in windows]
     per_colour: dict[str, list[tuple[float, float]]] = {"white": [], "black": []}
     for i in range(n_moves):
@@ -189,7 +202,8 @@ def game_accuracy(white_cps: Sequence[int], *, white_to_move_first: bool = True
         if not white_moves:
             before, after = 100.0 - before, 100.0 - after
         per_colour["white" if white_moves else "black"].append(
-            (move_accuracy(before, after), weights[i]))
+            (move_accuracy(before, after), weights[i])
+        )
     out: dict[str, float | None] = {}
     for colour, pairs in per_colour.items():
         if not pairs:

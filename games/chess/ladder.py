@@ -78,13 +78,24 @@ class Ladder:
     def from_dict(cls, d: Mapping[str, Any], *, source: str = "ladder") -> Ladder:
         try:
             players = tuple(str(p) for p in d["players"])
-            pairs = tuple(PairRecord(str(p["a"]), str(p["b"]), int(p["wins"]), int(p["draws"]), int(p["losses"]))
-                          for p in d["pairs"])
-            ladder = cls(players=players, pairs=pairs, engine=str(d["engine"]), limit=str(d["limit"]),
-                         anchor=str(d["anchor"]), anchor_elo=float(d["anchor_elo"]),
-                         measured=str(d.get("measured", "")), games_per_pair=int(d.get("games_per_pair", 0)),
-                         centre=tuple(str(x) for x in d.get("centre", ())),
-                         centre_elo=float(d["centre_elo"]) if d.get("centre_elo") is not None else None)
+            pairs = tuple(
+                PairRecord(
+                    str(p["a"]), str(p["b"]), int(p["wins"]), int(p["draws"]), int(p["losses"])
+                )
+                for p in d["pairs"]
+            )
+            ladder = cls(
+                players=players,
+                pairs=pairs,
+                engine=str(d["engine"]),
+                limit=str(d["limit"]),
+                anchor=str(d["anchor"]),
+                anchor_elo=float(d["anchor_elo"]),
+                measured=str(d.get("measured", "")),
+                games_per_pair=int(d.get("games_per_pair", 0)),
+                centre=tuple(str(x) for x in d.get("centre", ())),
+                centre_elo=float(d["centre_elo"]) if d.get("centre_elo") is not None else None,
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise LadderError(f"{source}: malformed ladder ({type(exc).__name__}: {exc})") from None
         for p in ladder.pairs:
@@ -94,7 +105,9 @@ class Ladder:
                 raise LadderError(f"{source}: pair {p.a} vs {p.b} has a negative count")
         if ladder.anchor not in players:
             raise LadderError(f"{source}: anchor {ladder.anchor!r} is not a player")
-        if any(c not in players for c in ladder.centre) or (ladder.centre and ladder.centre_elo is None):
+        if any(c not in players for c in ladder.centre) or (
+            ladder.centre and ladder.centre_elo is None
+        ):
             raise LadderError(f"{source}: centre must name players and come with centre_elo")
         return ladder
 
@@ -148,8 +161,10 @@ def _extremes(pairs: Sequence[PairRecord], players: Sequence[str]) -> set[str]:
     return out
 
 
-_SEPARATED = ("the results separate the players into groups that never score against each other: the "
-              "ratings have no finite maximum-likelihood fit (play more games between the groups)")
+_SEPARATED = (
+    "the results separate the players into groups that never score against each other: the "
+    "ratings have no finite maximum-likelihood fit (play more games between the groups)"
+)
 
 
 def fit_ladder(ladder: Ladder, *, iterations: int = 200) -> LadderFit:
@@ -158,16 +173,20 @@ def fit_ladder(ladder: Ladder, *, iterations: int = 200) -> LadderFit:
     pairs = [p for p in ladder.pairs if p.games]
     unrated: set[str] = set()
     while True:  # dropping a 0 % player can leave another at 0 % against the rest
-        drop = _extremes([p for p in pairs if p.a not in unrated and p.b not in unrated],
-                         [x for x in players if x not in unrated])
+        drop = _extremes(
+            [p for p in pairs if p.a not in unrated and p.b not in unrated],
+            [x for x in players if x not in unrated],
+        )
         if not drop:
             break
         unrated |= drop
     rated = [x for x in players if x not in unrated]
     if any(x in unrated for x in ladder.centre):
         # the scale's convention (the centre players' mean) would silently change meaning
-        raise LadderError(f"centre player(s) {sorted(unrated & set(ladder.centre))} scored 0 % or 100 %: "
-                          "no finite ratings on the stated scale")
+        raise LadderError(
+            f"centre player(s) {sorted(unrated & set(ladder.centre))} scored 0 % or 100 %: "
+            "no finite ratings on the stated scale"
+        )
     anchor = ladder.anchor
     if anchor in unrated:
         # with a centre the anchor is only a computational pivot: any rated centre player will do
@@ -237,8 +256,14 @@ def fit_ladder(ladder: Ladder, *, iterations: int = 200) -> LadderFit:
         points[p.b] += p.games - p.points
         games[p.a] += p.games
         games[p.b] += p.games
-    return LadderFit(ratings={x: r[x] for x in rated}, cov=cov, points=points, games=games,
-                     unrated=tuple(x for x in players if x in unrated), anchor=anchor)
+    return LadderFit(
+        ratings={x: r[x] for x in rated},
+        cov=cov,
+        points=points,
+        games=games,
+        unrated=tuple(x for x in players if x in unrated),
+        anchor=anchor,
+    )
 
 
 def ladder_opponents(fit: LadderFit, extra: Mapping[str, float] | None = None) -> Opponents:

@@ -17,7 +17,9 @@ MoveChooser = Callable[[chess.Board], chess.Move]
 @dataclass(frozen=True)
 class GameRecord:
     result: Result
-    reason: str  # checkmate, stalemate, repetition, fifty_moves, insufficient_material, move_limit, ...
+    reason: (
+        str  # checkmate, stalemate, repetition, fifty_moves, insufficient_material, move_limit, ...
+    )
     moves: tuple[str, ...]  # UCI
 
 
@@ -37,15 +39,23 @@ def score_for(result: Result, white: bool) -> float:
     return 1.0 if (result == "1-0") == white else 0.0
 
 
-def play_game(white: MoveChooser, black: MoveChooser, *, board: chess.Board | None = None,
-              max_moves: int = MAX_MOVES) -> GameRecord:
+def play_game(
+    white: MoveChooser,
+    black: MoveChooser,
+    *,
+    board: chess.Board | None = None,
+    max_moves: int = MAX_MOVES,
+) -> GameRecord:
     board = board.copy() if board is not None else chess.Board()
     while (end := game_over(board, max_moves=max_moves)) is None:
         chooser = white if board.turn == chess.WHITE else black
         move = chooser(board.copy())
         if move not in board.legal_moves:
             # bots never do this; an illegal move loses, as it does for the model players
-            return GameRecord("0-1" if board.turn == chess.WHITE else "1-0", "illegal_move",
-                              tuple(m.uci() for m in board.move_stack) + (move.uci(),))
+            return GameRecord(
+                "0-1" if board.turn == chess.WHITE else "1-0",
+                "illegal_move",
+                tuple(m.uci() for m in board.move_stack) + (move.uci(),),
+            )
         board.push(move)
     return GameRecord(end[0], end[1], tuple(m.uci() for m in board.move_stack))

@@ -71,7 +71,9 @@ def _mc_from_dict(d: Any, where: str, board: chess.Board) -> MultipleChoice | No
         cands = tuple(d["candidates"])
         answer = d["answer"]
     except (TypeError, KeyError) as exc:
-        raise PositionSetError(f"{where}: multiple choice needs candidates and answer ({exc})") from None
+        raise PositionSetError(
+            f"{where}: multiple choice needs candidates and answer ({exc})"
+        ) from None
     for uci in cands:
         if chess.Move.from_uci(uci) not in board.legal_moves:
             raise PositionSetError(f"{where}: candidate {uci!r} is illegal")
@@ -99,10 +101,16 @@ def position_from_dict(d: dict[str, Any], where: str) -> Position:
         raise PositionSetError(f"{where}: field best_move {best!r} is not a legal move") from None
     values = {str(k): int(v) for k, v in (d.get("move_values") or {}).items()}
     sq = d.get("piece_square")
-    if sq is not None and (sq not in chess.SQUARE_NAMES or board.piece_at(chess.parse_square(sq)) is None):
+    if sq is not None and (
+        sq not in chess.SQUARE_NAMES or board.piece_at(chess.parse_square(sq)) is None
+    ):
         raise PositionSetError(f"{where}: field piece_square {sq!r} holds no piece")
     return Position(
-        id=pid, fen=board.fen(), best_move=best, cp=int(d.get("cp", 0)), move_values=values,
+        id=pid,
+        fen=board.fen(),
+        best_move=best,
+        cp=int(d.get("cp", 0)),
+        move_values=values,
         mc_best=_mc_from_dict(d.get("mc_best"), f"{where} field mc_best", board),
         mc_worst=_mc_from_dict(d.get("mc_worst"), f"{where} field mc_worst", board),
         piece_square=sq,
@@ -126,8 +134,11 @@ def load_position_set(path: str | os.PathLike[str]) -> PositionSet:
     ids = [x.id for x in positions]
     if len(set(ids)) != len(ids):
         raise PositionSetError(f"{p}: duplicate position ids")
-    return PositionSet(name=str(data.get("name", p.stem)), positions=positions,
-                       generator=dict(data.get("generator") or {}))
+    return PositionSet(
+        name=str(data.get("name", p.stem)),
+        positions=positions,
+        generator=dict(data.get("generator") or {}),
+    )
 
 
 def position_set_to_json(ps: PositionSet) -> str:
@@ -138,8 +149,18 @@ def position_set_to_json(ps: PositionSet) -> str:
                 d[k]["candidates"] = list(d[k]["candidates"])
         return d
 
-    return json.dumps({"format": FORMAT, "name": ps.name, "generator": ps.generator,
-                       "positions": [pos(x) for x in ps.positions]}, indent=1) + "\n"
+    return (
+        json.dumps(
+            {
+                "format": FORMAT,
+                "name": ps.name,
+                "generator": ps.generator,
+                "positions": [pos(x) for x in ps.positions],
+            },
+            indent=1,
+        )
+        + "\n"
+    )
 
 
 def save_position_set(ps: PositionSet, path: str | os.PathLike[str]) -> None:
@@ -153,8 +174,10 @@ def save_position_set(ps: PositionSet, path: str | os.PathLike[str]) -> None:
 
 # --- generation ----------------------------------------------------------------------------
 
-def multiple_choice(values: dict[str, int], *, worst: bool, rng: random.Random,
-                    answer: str | None = None) -> MultipleChoice | None:
+
+def multiple_choice(
+    values: dict[str, int], *, worst: bool, rng: random.Random, answer: str | None = None
+) -> MultipleChoice | None:
     """Five candidates whose answer (by default the best or worst move by value) is >= MC_GAP
     Win% better (or worse) than each other one."""
     if len(values) < MC_SIZE:
@@ -183,9 +206,17 @@ def _pick_piece(board: chess.Board, rng: random.Random) -> str | None:
     return chess.square_name(rng.choice(choices)) if choices else None
 
 
-def generate_position_set(analyzer: Analyzer, *, n: int, seed: int = 0, name: str = "generated",
-                          opening_plies: tuple[int, int] = (2, 8), play_plies: tuple[int, int] = (0, 50),
-                          max_abs_cp: int = 600, progress: Callable[[int], None] | None = None) -> PositionSet:
+def generate_position_set(
+    analyzer: Analyzer,
+    *,
+    n: int,
+    seed: int = 0,
+    name: str = "generated",
+    opening_plies: tuple[int, int] = (2, 8),
+    play_plies: tuple[int, int] = (0, 50),
+    max_abs_cp: int = 600,
+    progress: Callable[[int], None] | None = None,
+) -> PositionSet:
     """``n`` positions, each from its own game: random legal moves for the opening, then the
     engine against itself (deterministic at a node limit), stopping at a random ply. Positions
     already decided (|cp| > max_abs_cp) or with fewer than 5 legal moves are skipped."""
@@ -219,16 +250,30 @@ def generate_position_set(analyzer: Analyzer, *, n: int, seed: int = 0, name: st
         # capped at the best move's value: a restricted search may see deeper than the full one,
         # and the engine's top choice stays the reference answer
         values = {m: min(v, best.clamped_cp) for m, v in analyzer.all_move_values(board).items()}
-        out.append(Position(
-            id=f"{name}-{len(out) + 1:04d}", fen=fen, best_move=best.best_move, cp=best.clamped_cp,
-            move_values=dict(sorted(values.items())),
-            mc_best=multiple_choice(values, worst=False, rng=rng, answer=best.best_move),
-            mc_worst=multiple_choice(values, worst=True, rng=rng),
-            piece_square=_pick_piece(board, rng),
-        ))
+        out.append(
+            Position(
+                id=f"{name}-{len(out) + 1:04d}",
+                fen=fen,
+                best_move=best.best_move,
+                cp=best.clamped_cp,
+                move_values=dict(sorted(values.items())),
+                mc_best=multiple_choice(values, worst=False, rng=rng, answer=best.best_move),
+                mc_worst=multiple_choice(values, worst=True, rng=rng),
+                piece_square=_pick_piece(board, rng),
+            )
+        )
         if progress:
             progress(len(out))
-    return PositionSet(name=name, positions=tuple(out), generator={
-        "engine": engine.id, "limit": analyzer.limit.key(), "seed": seed, "n": n,
-        "opening_plies": list(opening_plies), "play_plies": list(play_plies), "max_abs_cp": max_abs_cp,
-    })
+    return PositionSet(
+        name=name,
+        positions=tuple(out),
+        generator={
+            "engine": engine.id,
+            "limit": analyzer.limit.key(),
+            "seed": seed,
+            "n": n,
+            "opening_plies": list(opening_plies),
+            "play_plies": list(play_plies),
+            "max_abs_cp": max_abs_cp,
+        },
+    )

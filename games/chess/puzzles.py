@@ -19,12 +19,25 @@ from typing import Any
 
 import chess
 
-COLUMNS = ("PuzzleId", "FEN", "Moves", "Rating", "RatingDeviation", "Popularity", "NbPlays",
-           "Themes", "GameUrl", "OpeningTags")
+COLUMNS = (
+    "PuzzleId",
+    "FEN",
+    "Moves",
+    "Rating",
+    "RatingDeviation",
+    "Popularity",
+    "NbPlays",
+    "Themes",
+    "GameUrl",
+    "OpeningTags",
+)
 REQUIRED = ("PuzzleId", "FEN", "Moves", "Rating")
 RATING_BANDS: tuple[tuple[str, int, int], ...] = (
-    ("<1000", 0, 1000), ("1000-1499", 1000, 1500), ("1500-1999", 1500, 2000),
-    ("2000-2499", 2000, 2500), ("2500+", 2500, 10_000),
+    ("<1000", 0, 1000),
+    ("1000-1499", 1000, 1500),
+    ("1500-1999", 1500, 2000),
+    ("2000-2499", 2000, 2500),
+    ("2500+", 2500, 10_000),
 )
 
 
@@ -56,8 +69,14 @@ class Puzzle:
         return board
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "fen": self.fen, "moves": list(self.moves), "rating": self.rating,
-                "themes": list(self.themes), "game_url": self.game_url}
+        return {
+            "id": self.id,
+            "fen": self.fen,
+            "moves": list(self.moves),
+            "rating": self.rating,
+            "themes": list(self.themes),
+            "game_url": self.game_url,
+        }
 
 
 def rating_band(rating: int) -> str:
@@ -91,22 +110,33 @@ def parse_puzzle_row(row: dict[str, str], where: str) -> Puzzle:
     except ValueError as exc:
         raise PuzzleFormatError(f"{where}: field FEN is not a valid FEN ({exc}): {fen!r}") from None
     if not board.is_valid():
-        raise PuzzleFormatError(f"{where}: field FEN is not a legal position ({board.status()!r}): {fen!r}")
+        raise PuzzleFormatError(
+            f"{where}: field FEN is not a legal position ({board.status()!r}): {fen!r}"
+        )
     moves = tuple((row.get("Moves") or "").split())
     if len(moves) < 2:
-        raise PuzzleFormatError(f"{where}: field Moves needs the set-up move and at least one solver move")
+        raise PuzzleFormatError(
+            f"{where}: field Moves needs the set-up move and at least one solver move"
+        )
     for i, uci in enumerate(moves, start=1):
         try:
             move = chess.Move.from_uci(uci)
         except ValueError:
-            raise PuzzleFormatError(f"{where}: field Moves, move {i} {uci!r} is not UCI notation") from None
+            raise PuzzleFormatError(
+                f"{where}: field Moves, move {i} {uci!r} is not UCI notation"
+            ) from None
         if move not in board.legal_moves:
-            raise PuzzleFormatError(f"{where}: field Moves, move {i} {uci!r} is illegal in {board.fen()}")
+            raise PuzzleFormatError(
+                f"{where}: field Moves, move {i} {uci!r} is illegal in {board.fen()}"
+            )
         board.push(move)
     rating = _int_field(row, "Rating", where, required=True)
     assert rating is not None
     return Puzzle(
-        id=pid, fen=fen, moves=moves, rating=rating,
+        id=pid,
+        fen=fen,
+        moves=moves,
+        rating=rating,
         rating_deviation=_int_field(row, "RatingDeviation", where, required=False),
         popularity=_int_field(row, "Popularity", where, required=False),
         nb_plays=_int_field(row, "NbPlays", where, required=False),
@@ -124,10 +154,11 @@ def _read_text(path: Path) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
+        line = data[: exc.start].count(b"\n") + 1
         raise PuzzleFormatError(
             f"{path}:{line}: not UTF-8 text (byte {exc.start}); the Lichess puzzle CSV is UTF-8 "
-            f"(decompress .zst first)") from None
+            f"(decompress .zst first)"
+        ) from None
 
 
 def iter_puzzle_rows(path: str | os.PathLike[str]) -> Iterable[tuple[str, dict[str, str]]]:
@@ -152,7 +183,8 @@ def iter_puzzle_rows(path: str | os.PathLike[str]) -> Iterable[tuple[str, dict[s
         pending = [first]
         if len(first) not in (len(COLUMNS) - 1, len(COLUMNS)):
             raise PuzzleFormatError(
-                f"{p}:1: no header and {len(first)} fields; expected the columns {list(COLUMNS)}")
+                f"{p}:1: no header and {len(first)} fields; expected the columns {list(COLUMNS)}"
+            )
     line = 1 if pending else 2
 
     def rows() -> Iterable[list[str]]:
@@ -172,8 +204,13 @@ def iter_puzzle_rows(path: str | os.PathLike[str]) -> Iterable[tuple[str, dict[s
         yield where, dict(zip(header, values))
 
 
-def load_puzzles(path: str | os.PathLike[str], *, limit: int | None = None, min_rating: int | None = None,
-                 max_rating: int | None = None) -> list[Puzzle]:
+def load_puzzles(
+    path: str | os.PathLike[str],
+    *,
+    limit: int | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+) -> list[Puzzle]:
     """The puzzles of the file within the rating range (the first ``limit`` of them), or
     PuzzleFormatError at the first bad row: nothing is returned half-read. Reading stops at
     ``limit`` and rows outside the range are only checked for their rating, so a subset of the
@@ -185,7 +222,9 @@ def load_puzzles(path: str | os.PathLike[str], *, limit: int | None = None, min_
             pid = (row.get("PuzzleId") or "").strip()
             rating = _int_field(row, "Rating", f"{where} (puzzle {pid})", required=True)
             assert rating is not None
-            if (min_rating is not None and rating < min_rating) or (max_rating is not None and rating > max_rating):
+            if (min_rating is not None and rating < min_rating) or (
+                max_rating is not None and rating > max_rating
+            ):
                 continue
         puzzle = parse_puzzle_row(row, where)
         if puzzle.id in seen:

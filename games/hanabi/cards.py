@@ -72,7 +72,9 @@ class CardKnowledge:
     ranks: int = ALL_RANKS_MASK
 
     def may_be(self, card: int) -> bool:
-        return bool(self.colours >> (card // NUM_RANKS) & 1 and self.ranks >> (card % NUM_RANKS) & 1)
+        return bool(
+            self.colours >> (card // NUM_RANKS) & 1 and self.ranks >> (card % NUM_RANKS) & 1
+        )
 
     def possible_colours(self) -> tuple[int, ...]:
         return tuple(c for c in range(NUM_COLOURS) if self.colours >> c & 1)

@@ -59,8 +59,13 @@ def _rules(players: int) -> _Rules:
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     names = tuple(state.action_to_string(0, a) for a in range(game.num_distinct_actions()))
-    return _Rules(game, players, names, {n: i for i, n in enumerate(names)},
-                  tuple(parse_move(n) for n in names))
+    return _Rules(
+        game,
+        players,
+        names,
+        {n: i for i, n in enumerate(names)},
+        tuple(parse_move(n) for n in names),
+    )
 
 
 def deck_order(seed: int) -> list[int]:
@@ -154,9 +159,9 @@ class HanabiGame:
         new._deck = list(self._deck)
         new._next_card = self._next_card
         if reshuffle is not None:
-            rest = new._deck[new._next_card:]
+            rest = new._deck[new._next_card :]
             reshuffle.shuffle(rest)
-            new._deck[new._next_card:] = rest
+            new._deck[new._next_card :] = rest
         new.hand_size = self.hand_size
         new.hands = [list(h) for h in self.hands]
         new.knowledge = [list(k) for k in self.knowledge]
@@ -229,7 +234,9 @@ class HanabiGame:
             return True
         gone = self.discard_counts()
         base = colour * NUM_RANKS
-        return any(gone[base + r] == FULL_COUNTS[base + r] for r in range(self.fireworks[colour], rank))
+        return any(
+            gone[base + r] == FULL_COUNTS[base + r] for r in range(self.fireworks[colour], rank)
+        )
 
     def is_critical(self, card: int) -> bool:
         """Not useless, and the last copy of its kind (discarding it lowers the max score)."""
@@ -255,7 +262,9 @@ class HanabiGame:
                     counts[card] -= 1
         return counts
 
-    def possible_cards(self, player: int, index: int, unseen: Sequence[int] | None = None) -> dict[int, int]:
+    def possible_cards(
+        self, player: int, index: int, unseen: Sequence[int] | None = None
+    ) -> dict[int, int]:
         """Card -> copies still unseen by ``player`` that agree with the hints on one of their
         cards (hint knowledge plus card counting)."""
         counts = unseen if unseen is not None else self.unseen_counts(player)
@@ -353,5 +362,7 @@ class HanabiGame:
             slots[slots.index(None)] = index
 
     def __repr__(self) -> str:
-        return (f"HanabiGame(seed={self.seed}, players={self.players}, turn={self.turn}, "
-                f"fireworks={self.fireworks}, lives={self.lives}, info={self.info_tokens})")
+        return (
+            f"HanabiGame(seed={self.seed}, players={self.players}, turn={self.turn}, "
+            f"fireworks={self.fireworks}, lives={self.lives}, info={self.info_tokens})"
+        )

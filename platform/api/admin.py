@@ -27,7 +27,12 @@ class ApiTokenAdmin(admin.ModelAdmin):
             super().save_model(request, obj, form, change)
             return
         token, raw = api_token_create(user=obj.user, name=obj.name)
-        obj.pk, obj.prefix, obj.key_hash, obj.created_at = token.pk, token.prefix, token.key_hash, token.created_at
+        obj.pk, obj.prefix, obj.key_hash, obj.created_at = (
+            token.pk,
+            token.prefix,
+            token.key_hash,
+            token.created_at,
+        )
         obj._state.adding = False
         messages.warning(request, f"New API token (shown only now, copy it): {raw}")
 

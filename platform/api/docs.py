@@ -25,7 +25,11 @@ def _ref_name(node: Any) -> str:
         for key in ("allOf", "oneOf", "anyOf"):
             if key in node:
                 return " + ".join(_ref_name(n) for n in node[key])
-        if node.get("type") == "object" and "properties" in node and set(node["properties"]) >= {"results", "page"}:
+        if (
+            node.get("type") == "object"
+            and "properties" in node
+            and set(node["properties"]) >= {"results", "page"}
+        ):
             return f"page of {_ref_name(node['properties']['results'].get('items', {}))}"
         return str(node.get("type", "object"))
     return ""
@@ -42,18 +46,40 @@ def endpoints() -> list[dict[str, Any]]:
             responses = []
             for code, resp in sorted(op.get("responses", {}).items()):
                 body = resp.get("content", {}).get("application/json", {}).get("schema")
-                responses.append({"code": code, "description": resp.get("description", ""),
-                                  "schema": _ref_name(body) if body else ""})
-            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
-            out.append({
-                "method": method.upper(), "path": path, "summary": op.get("summary", ""),
-                "anchor": f"{method}-{path.strip('/').replace('/', '-').replace('{', '').replace('}', '')}",
-                "auth": bool(op.get("security")),
-                "parameters": [{"name": p["name"], "in": p["in"], "required": p.get("required", False),
-                                "type": p.get("schema", {}).get("type", ""),
-                                "description": p.get("description", "")} for p in op.get("parameters", [])],
-                "body": _ref_name(body) if body else "", "responses": responses,
-            })
+                responses.append(
+                    {
+                        "code": code,
+                        "description": resp.get("description", ""),
+                        "schema": _ref_name(body) if body else "",
+                    }
+                )
+            body = (
+                op.get("requestBody", {})
+                .get("content", {})
+                .get("application/json", {})
+                .get("schema")
+            )
+            out.append(
+                {
+                    "method": method.upper(),
+                    "path": path,
+                    "summary": op.get("summary", ""),
+                    "anchor": f"{method}-{path.strip('/').replace('/', '-').replace('{', '').replace('}', '')}",
+                    "auth": bool(op.get("security")),
+                    "parameters": [
+                        {
+                            "name": p["name"],
+                            "in": p["in"],
+                            "required": p.get("required", False),
+                            "type": p.get("schema", {}).get("type", ""),
+                            "description": p.get("description", ""),
+                        }
+                        for p in op.get("parameters", [])
+                    ],
+                    "body": _ref_name(body) if body else "",
+                    "responses": responses,
+                }
+            )
     return out
 
 
@@ -64,11 +90,20 @@ def _wants_html(request: HttpRequest) -> bool:
 
 def _docs_response(request: HttpRequest) -> HttpResponse:
     doc = schema()
-    schemas = [{"name": name, "json": json.dumps(body, indent=2, sort_keys=True)}
-               for name, body in sorted(doc.get("components", {}).get("schemas", {}).items())]
-    response = render(request, "api/docs.html", {
-        "info": doc["info"], "version": doc.get("openapi", ""), "endpoints": endpoints(), "schemas": schemas,
-    })
+    schemas = [
+        {"name": name, "json": json.dumps(body, indent=2, sort_keys=True)}
+        for name, body in sorted(doc.get("components", {}).get("schemas", {}).items())
+    ]
+    response = render(
+        request,
+        "api/docs.html",
+        {
+            "info": doc["info"],
+            "version": doc.get("openapi", ""),
+            "endpoints": endpoints(),
+            "schemas": schemas,
+        },
+    )
     response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     return response
 
@@ -79,11 +114,18 @@ def index(request: HttpRequest) -> HttpResponse:
     if _wants_html(request):
         response = _docs_response(request)
     else:
-        response = JsonResponse({
-            "name": schema()["info"]["title"], "docs": request.build_absolute_uri("/api/docs"),
-            "openapi": request.build_absolute_uri("/api/openapi.json"),
-            "endpoints": [{"method": e["method"], "path": e["path"], "summary": e["summary"]} for e in endpoints()],
-        }, json_dumps_params={"indent": 1})
+        response = JsonResponse(
+            {
+                "name": schema()["info"]["title"],
+                "docs": request.build_absolute_uri("/api/docs"),
+                "openapi": request.build_absolute_uri("/api/openapi.json"),
+                "endpoints": [
+                    {"method": e["method"], "path": e["path"], "summary": e["summary"]}
+                    for e in endpoints()
+                ],
+            },
+            json_dumps_params={"indent": 1},
+        )
     patch_vary_headers(response, ["Accept"])
     return response
 

@@ -27,7 +27,9 @@ class ApiError(Exception):
         self.status, self.code, self.message, self.headers = status, code, message, headers or {}
 
 
-def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JsonResponse:
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JsonResponse:
     response = JsonResponse({"error": {"code": code, "message": message}}, status=status)
     for key, value in (headers or {}).items():
         response[key] = value
@@ -38,18 +40,30 @@ def _authenticate(request: HttpRequest, *, write: bool | str):
     header = request.headers.get("Authorization", "")
     if not header:
         if write:
-            raise ApiError(401, "unauthenticated", "this endpoint needs an API token: Authorization: Bearer <token>",
-                           {"WWW-Authenticate": 'Bearer realm="podium"'})
+            raise ApiError(
+                401,
+                "unauthenticated",
+                "this endpoint needs an API token: Authorization: Bearer <token>",
+                {"WWW-Authenticate": 'Bearer realm="podium"'},
+            )
         return None
     scheme, _, raw = header.partition(" ")
     if scheme.lower() != "bearer" or not raw.strip():
-        raise ApiError(401, "invalid_token", "the Authorization header must be 'Bearer <token>'",
-                       {"WWW-Authenticate": 'Bearer realm="podium", error="invalid_token"'})
+        raise ApiError(
+            401,
+            "invalid_token",
+            "the Authorization header must be 'Bearer <token>'",
+            {"WWW-Authenticate": 'Bearer realm="podium", error="invalid_token"'},
+        )
     try:
         token = api_token_authenticate(raw.strip())
     except TokenError as exc:
-        raise ApiError(401, "invalid_token", f"invalid API token: {exc}",
-                       {"WWW-Authenticate": 'Bearer realm="podium", error="invalid_token"'}) from None
+        raise ApiError(
+            401,
+            "invalid_token",
+            f"invalid API token: {exc}",
+            {"WWW-Authenticate": 'Bearer realm="podium", error="invalid_token"'},
+        ) from None
     if write and not token.user.is_staff:
         raise ApiError(403, "forbidden", "write endpoints are for staff users")
     if isinstance(write, str) and not token.user.has_perm(write):
@@ -67,10 +81,15 @@ def api_view(methods: dict[str, bool | str]):
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs):
             try:
-                if request.method not in methods and not (request.method == "HEAD" and "GET" in methods):
-                    raise ApiError(405, "method_not_allowed",
-                                   f"{request.method} is not allowed here; use {', '.join(sorted(methods))}",
-                                   {"Allow": ", ".join(sorted(methods))})
+                if request.method not in methods and not (
+                    request.method == "HEAD" and "GET" in methods
+                ):
+                    raise ApiError(
+                        405,
+                        "method_not_allowed",
+                        f"{request.method} is not allowed here; use {', '.join(sorted(methods))}",
+                        {"Allow": ", ".join(sorted(methods))},
+                    )
                 write = methods.get(request.method, False)
                 token = _authenticate(request, write=write)
                 result = view(request, *args, token=token, **kwargs)
@@ -104,13 +123,19 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
         raise ApiError(413, "too_large", f"request body over {MAX_BODY_BYTES} bytes")
     content_type = request.content_type or ""
     if content_type != "application/json":
-        raise ApiError(400, "bad_request", f"Content-Type must be application/json, got {content_type or 'none'!r}")
+        raise ApiError(
+            400,
+            "bad_request",
+            f"Content-Type must be application/json, got {content_type or 'none'!r}",
+        )
     try:
         data = json.loads(body.decode("utf-8") or "null")
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ApiError(400, "bad_json", f"body is not valid JSON: {exc}") from None
     except RecursionError:
-        raise ApiError(400, "bad_json", f"body is nested more than {MAX_JSON_DEPTH} levels deep") from None
+        raise ApiError(
+            400, "bad_json", f"body is nested more than {MAX_JSON_DEPTH} levels deep"
+        ) from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad_json", "body must be a JSON object")
     _check_json(data, "body", 0)
@@ -137,27 +162,40 @@ def _check_json(value: Any, where: str, depth: int) -> None:
             _check_json(item, f"{where}[{i}]", depth + 1)
 
 
-def int_param(request: HttpRequest, name: str, default: int, *, minimum: int = 1, maximum: int | None = None) -> int:
+def int_param(
+    request: HttpRequest, name: str, default: int, *, minimum: int = 1, maximum: int | None = None
+) -> int:
     raw = request.GET.get(name)
     if raw in (None, ""):
         return default
     try:
         value = int(raw)
     except ValueError:
-        raise ApiError(400, "bad_request", f"query parameter {name} must be an integer, got {raw!r}") from None
+        raise ApiError(
+            400, "bad_request", f"query parameter {name} must be an integer, got {raw!r}"
+        ) from None
     if value < minimum or (maximum is not None and value > maximum):
         bound = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
         raise ApiError(400, "bad_request", f"query parameter {name} must be {bound}")
     return value
 
 
-def paged(request: HttpRequest, queryset, serialize: Callable[[Any], dict], *, per_page: int = 50) -> dict[str, Any]:
+def paged(
+    request: HttpRequest, queryset, serialize: Callable[[Any], dict], *, per_page: int = 50
+) -> dict[str, Any]:
     per_page = int_param(request, "per_page", per_page, maximum=MAX_PER_PAGE)
     number = int_param(request, "page", 1)
     paginator = Paginator(queryset, per_page)
     try:
         page = paginator.page(number)
     except EmptyPage:
-        raise ApiError(404, "not_found", f"page {number} does not exist ({paginator.num_pages} pages)") from None
-    return {"count": paginator.count, "page": number, "pages": paginator.num_pages, "per_page": per_page,
-            "results": [serialize(obj) for obj in page.object_list]}
+        raise ApiError(
+            404, "not_found", f"page {number} does not exist ({paginator.num_pages} pages)"
+        ) from None
+    return {
+        "count": paginator.count,
+        "page": number,
+        "pages": paginator.num_pages,
+        "per_page": per_page,
+        "results": [serialize(obj) for obj in page.object_list],
+    }

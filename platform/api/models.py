@@ -7,9 +7,13 @@ from django.db import models
 
 
 class ApiToken(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
     name = models.CharField(max_length=100, help_text="what the token is for, e.g. 'CI submitter'")
-    prefix = models.CharField(max_length=16, editable=False, help_text="first characters, to recognise it")
+    prefix = models.CharField(
+        max_length=16, editable=False, help_text="first characters, to recognise it"
+    )
     key_hash = models.CharField(max_length=64, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)

@@ -16,26 +16,58 @@ def _iso(value) -> str | None:
 
 def model_json(m: ModelEntry) -> dict[str, Any]:
     # api_key_env is the NAME of a variable on the workers; still not shown publicly
-    return {"slug": m.slug, "display_name": m.display_name, "litellm_model": m.litellm_model,
-            "organisation": m.organisation, "open_weights": m.open_weights,
-            "parameter_count_b": m.parameter_count_b, "modality": m.modality, "active": m.active,
-            "builtin": m.is_builtin, "params": m.params}
+    return {
+        "slug": m.slug,
+        "display_name": m.display_name,
+        "litellm_model": m.litellm_model,
+        "organisation": m.organisation,
+        "open_weights": m.open_weights,
+        "parameter_count_b": m.parameter_count_b,
+        "modality": m.modality,
+        "active": m.active,
+        "builtin": m.is_builtin,
+        "params": m.params,
+    }
 
 
 def benchmark_json(b: Benchmark) -> dict[str, Any]:
-    return {"id": b.pk, "slug": b.slug, "name": b.name, "family": b.family, "version": b.version,
-            "default_samples": b.default_samples, "description": b.description, "config": b.config,
-            "active": b.active, "judge": b.judge.slug if b.judge_id and b.judge else None}
+    return {
+        "id": b.pk,
+        "slug": b.slug,
+        "name": b.name,
+        "family": b.family,
+        "version": b.version,
+        "default_samples": b.default_samples,
+        "description": b.description,
+        "config": b.config,
+        "active": b.active,
+        "judge": b.judge.slug if b.judge_id and b.judge else None,
+    }
 
 
 def entry_json(e: LeaderboardEntry) -> dict[str, Any]:
-    return {"model": e.model.slug, "benchmark": e.benchmark.slug, "part": e.part, "family": e.family,
-            "group": e.group, "label": e.label, "run": e.run_id, "score": e.score, "score_se": e.score_se,
-            "score_ci95": [e.score_lo, e.score_hi], "normalised": e.norm, "normalised_se": e.norm_se,
-            "summary": e.summary, "input_tokens": e.input_tokens, "output_tokens": e.output_tokens,
-            "cost_usd": e.cost_usd, "judge_input_tokens": e.judge_input_tokens,
-            "judge_output_tokens": e.judge_output_tokens, "judge_cost_usd": e.judge_cost_usd,
-            "updated_at": _iso(e.updated_at)}
+    return {
+        "model": e.model.slug,
+        "benchmark": e.benchmark.slug,
+        "part": e.part,
+        "family": e.family,
+        "group": e.group,
+        "label": e.label,
+        "run": e.run_id,
+        "score": e.score,
+        "score_se": e.score_se,
+        "score_ci95": [e.score_lo, e.score_hi],
+        "normalised": e.norm,
+        "normalised_se": e.norm_se,
+        "summary": e.summary,
+        "input_tokens": e.input_tokens,
+        "output_tokens": e.output_tokens,
+        "cost_usd": e.cost_usd,
+        "judge_input_tokens": e.judge_input_tokens,
+        "judge_output_tokens": e.judge_output_tokens,
+        "judge_cost_usd": e.judge_cost_usd,
+        "updated_at": _iso(e.updated_at),
+    }
 
 
 def family_score_json(s: FamilyScore) -> dict[str, Any]:
@@ -43,20 +75,45 @@ def family_score_json(s: FamilyScore) -> dict[str, Any]:
 
 
 def job_json(j: Job) -> dict[str, Any]:
-    return {"id": j.pk, "name": j.name, "status": j.status, "samples": j.samples,
-            "total_items": j.total_items, "done_items": j.done_items, "failed_items": j.failed_items,
-            "progress": j.progress, "created_at": _iso(j.created_at), "started_at": _iso(j.started_at),
-            "finished_at": _iso(j.finished_at)}
+    return {
+        "id": j.pk,
+        "name": j.name,
+        "status": j.status,
+        "samples": j.samples,
+        "total_items": j.total_items,
+        "done_items": j.done_items,
+        "failed_items": j.failed_items,
+        "progress": j.progress,
+        "created_at": _iso(j.created_at),
+        "started_at": _iso(j.started_at),
+        "finished_at": _iso(j.finished_at),
+    }
 
 
 def run_json(r: Run, *, full: bool = False) -> dict[str, Any]:
-    data = {"id": r.pk, "job": r.job_id, "model": r.model.slug, "benchmark": r.benchmark.slug,
-            "family": r.benchmark.family, "status": r.status, "score": r.score, "score_se": r.score_se,
-            "total_items": r.total_items, "done_items": r.done_items, "failed_items": r.failed_items,
-            "input_tokens": r.input_tokens, "output_tokens": r.output_tokens,
-            "reasoning_tokens": r.reasoning_tokens, "cost_usd": r.cost_usd, "judge_cost_usd": r.judge_cost_usd,
-            "judge_input_tokens": r.judge_input_tokens, "judge_output_tokens": r.judge_output_tokens,
-            "spec_hash": r.spec_hash, "finished_at": _iso(r.finished_at), "aggregated_at": _iso(r.aggregated_at)}
+    data = {
+        "id": r.pk,
+        "job": r.job_id,
+        "model": r.model.slug,
+        "benchmark": r.benchmark.slug,
+        "family": r.benchmark.family,
+        "status": r.status,
+        "score": r.score,
+        "score_se": r.score_se,
+        "total_items": r.total_items,
+        "done_items": r.done_items,
+        "failed_items": r.failed_items,
+        "input_tokens": r.input_tokens,
+        "output_tokens": r.output_tokens,
+        "reasoning_tokens": r.reasoning_tokens,
+        "cost_usd": r.cost_usd,
+        "judge_cost_usd": r.judge_cost_usd,
+        "judge_input_tokens": r.judge_input_tokens,
+        "judge_output_tokens": r.judge_output_tokens,
+        "spec_hash": r.spec_hash,
+        "finished_at": _iso(r.finished_at),
+        "aggregated_at": _iso(r.aggregated_at),
+    }
     if full:
         data["spec"] = r.spec
         data["metrics"] = r.metrics
@@ -64,9 +121,17 @@ def run_json(r: Run, *, full: bool = False) -> dict[str, Any]:
 
 
 def item_json(i: ItemResult, *, full: bool = False) -> dict[str, Any]:
-    data = {"id": i.pk, "run": i.run_id, "key": i.item_key, "sample_index": i.sample_index, "state": i.state,
-            "score": i.score, "attempts": i.attempts, "error": error_public(i.error),
-            "finished_at": _iso(i.finished_at)}
+    data = {
+        "id": i.pk,
+        "run": i.run_id,
+        "key": i.item_key,
+        "sample_index": i.sample_index,
+        "state": i.state,
+        "score": i.score,
+        "attempts": i.attempts,
+        "error": error_public(i.error),
+        "finished_at": _iso(i.finished_at),
+    }
     if full:
         data.update(scores=i.scores, details=i.details, transcript=i.transcript)
     return data

@@ -26,13 +26,17 @@ def token_hash(raw: str) -> str:
 def api_token_create(*, user, name: str) -> tuple[ApiToken, str]:
     """Create a token; the raw value is returned once and never stored."""
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(user=user, name=name[:100], prefix=raw[:12], key_hash=token_hash(raw))
+    token = ApiToken.objects.create(
+        user=user, name=name[:100], prefix=raw[:12], key_hash=token_hash(raw)
+    )
     return token, raw
 
 
 def api_token_revoke(*, token: ApiToken) -> ApiToken:
     if token.revoked_at is None:
-        ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+        ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
         token.refresh_from_db()
     return token
 

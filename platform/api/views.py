@@ -38,10 +38,15 @@ def health(request):
 def _json(view):
     """The read-model endpoints answer through the page cache (leaderboard.page_cache: keyed by the
     read model's fingerprint, so a refreshed run shows at once), which stores responses."""
+
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
         result = view(request, *args, **kwargs)
-        return result if isinstance(result, JsonResponse) else JsonResponse(result, json_dumps_params={"default": str})
+        return (
+            result
+            if isinstance(result, JsonResponse)
+            else JsonResponse(result, json_dumps_params={"default": str})
+        )
 
     return wrapper
 
@@ -59,9 +64,13 @@ def leaderboard(request, token=None):
     family = request.GET.get("family", "")
     if family and family not in FAMILIES:
         raise ApiError(400, "bad_request", f"family must be one of {sorted(FAMILIES)}")
-    data = paged(request, ModelEntry.objects.filter(active=True).order_by("display_name"), model_json)
+    data = paged(
+        request, ModelEntry.objects.filter(active=True).order_by("display_name"), model_json
+    )
     # scores of the models on this page only
-    qs = FamilyScore.objects.filter(model__slug__in=[m["slug"] for m in data["results"]]).select_related("model")
+    qs = FamilyScore.objects.filter(
+        model__slug__in=[m["slug"] for m in data["results"]]
+    ).select_related("model")
     if family:
         qs = qs.filter(family=family)
     scores: dict[str, list[dict]] = {}
@@ -78,8 +87,11 @@ def leaderboard(request, token=None):
 def family_leaderboard(request, family: str, token=None):
     if family not in FAMILIES:
         raise ApiError(404, "not_found", f"no family {family!r}; families: {sorted(FAMILIES)}")
-    qs = (LeaderboardEntry.objects.filter(family=family).select_related("model", "benchmark")
-          .order_by("benchmark__slug", "part", "-score", "id"))
+    qs = (
+        LeaderboardEntry.objects.filter(family=family)
+        .select_related("model", "benchmark")
+        .order_by("benchmark__slug", "part", "-score", "id")
+    )
     group = request.GET.get("group")
     if group:
         qs = qs.filter(group=group)
@@ -90,7 +102,9 @@ def family_leaderboard(request, family: str, token=None):
 @cached_page
 @_json
 def models(request, token=None):
-    return paged(request, ModelEntry.objects.filter(active=True).order_by("display_name"), model_json)
+    return paged(
+        request, ModelEntry.objects.filter(active=True).order_by("display_name"), model_json
+    )
 
 
 @api_view({"GET": False})
@@ -98,9 +112,16 @@ def models(request, token=None):
 @_json
 def model_detail(request, slug: str, token=None):
     m = get_object_or_404(ModelEntry, slug=slug)
-    entries = LeaderboardEntry.objects.filter(model=m).select_related("model", "benchmark").order_by("family", "benchmark__slug")
-    return {**model_json(m), "families": [family_score_json(s) for s in FamilyScore.objects.filter(model=m)],
-            "results": [entry_json(e) for e in entries]}
+    entries = (
+        LeaderboardEntry.objects.filter(model=m)
+        .select_related("model", "benchmark")
+        .order_by("family", "benchmark__slug")
+    )
+    return {
+        **model_json(m),
+        "families": [family_score_json(s) for s in FamilyScore.objects.filter(model=m)],
+        "results": [entry_json(e) for e in entries],
+    }
 
 
 @api_view({"GET": False})
@@ -119,7 +140,11 @@ def benchmarks(request, token=None):
 @_json
 def benchmark_detail(request, pk: int, token=None):
     b = get_object_or_404(Benchmark.objects.select_related("judge"), pk=pk)
-    entries = LeaderboardEntry.objects.filter(benchmark=b).select_related("model", "benchmark").order_by("part", "-score")
+    entries = (
+        LeaderboardEntry.objects.filter(benchmark=b)
+        .select_related("model", "benchmark")
+        .order_by("part", "-score")
+    )
     return {**benchmark_json(b), "results": [entry_json(e) for e in entries]}
 
 
@@ -154,8 +179,14 @@ def _job_submit(request, token) -> JsonResponse:
     patterns = _string_list(data, "benchmarks")
     samples = data.get("samples")
     cap = settings.PODIUM_MAX_SAMPLES
-    if samples is not None and (not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= cap):
-        raise ApiError(422, "invalid", f"samples must be an integer from 1 to {cap} (PODIUM_MAX_SAMPLES), or null")
+    if samples is not None and (
+        not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= cap
+    ):
+        raise ApiError(
+            422,
+            "invalid",
+            f"samples must be an integer from 1 to {cap} (PODIUM_MAX_SAMPLES), or null",
+        )
     name = data.get("name", "")
     if not isinstance(name, str) or len(name) > 200:
         raise ApiError(422, "invalid", "name must be a string of at most 200 characters")
@@ -163,11 +194,19 @@ def _job_submit(request, token) -> JsonResponse:
     seen: dict[int, str] = {}
     for given, model in zip(model_names, models, strict=True):
         if model.pk in seen:
-            raise ApiError(400, "bad_request", f"model {model.slug!r} is listed twice "
-                           f"(as {seen[model.pk]!r} and {given!r})")
+            raise ApiError(
+                400,
+                "bad_request",
+                f"model {model.slug!r} is listed twice (as {seen[model.pk]!r} and {given!r})",
+            )
         seen[model.pk] = given
-    job = job_submit(models=models, benchmarks=benchmarks_by_patterns(patterns),
-                     samples=samples, submitted_by=token.user, name=name)
+    job = job_submit(
+        models=models,
+        benchmarks=benchmarks_by_patterns(patterns),
+        samples=samples,
+        submitted_by=token.user,
+        name=name,
+    )
     response = JsonResponse(job_json(job), status=201)
     response["Location"] = f"/api/jobs/{job.pk}"
     return response
@@ -176,9 +215,17 @@ def _job_submit(request, token) -> JsonResponse:
 @api_view({"GET": False})
 def job_detail(request, pk: int, token=None):
     job = get_object_or_404(Job, pk=pk)
-    runs = (Run.objects.filter(job=job).select_related("model", "benchmark")
-            .defer("spec", "metrics", "model__params", "benchmark__config").order_by("id"))
-    return {**job_json(job), "live": job_progress(job_id=job.pk), "runs": [run_json(r) for r in runs]}
+    runs = (
+        Run.objects.filter(job=job)
+        .select_related("model", "benchmark")
+        .defer("spec", "metrics", "model__params", "benchmark__config")
+        .order_by("id")
+    )
+    return {
+        **job_json(job),
+        "live": job_progress(job_id=job.pk),
+        "runs": [run_json(r) for r in runs],
+    }
 
 
 @api_view({"POST": "jobs.change_job"})
@@ -207,8 +254,11 @@ def run_detail(request, pk: int, token=None):
 @api_view({"GET": False})
 def run_items(request, pk: int, token=None):
     run = get_object_or_404(Run, pk=pk)
-    qs = ItemResult.objects.filter(run=run).order_by("item_key", "sample_index").defer(
-        "details", "transcript", "scores", "checkpoint")
+    qs = (
+        ItemResult.objects.filter(run=run)
+        .order_by("item_key", "sample_index")
+        .defer("details", "transcript", "scores", "checkpoint")
+    )
     state = request.GET.get("state")
     if state:
         if state not in ItemResult.State.values:
@@ -232,7 +282,9 @@ def game_detail(request, pk: int, token=None):
         raise ApiError(404, "not_found", f"item {pk} is a {family} item, not a game")
     try:
         return {"id": item.pk, "family": family, **spec.game_view(dict(item.details or {}))}
-    except ValueError as exc:  # the details do not describe a game (evaluators.hanabi.replay.ReplayError, ...)
+    except (
+        ValueError
+    ) as exc:  # the details do not describe a game (evaluators.hanabi.replay.ReplayError, ...)
         raise ApiError(422, "not_replayable", str(exc)) from None
 
 

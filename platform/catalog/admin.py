@@ -13,26 +13,38 @@ from catalog.validation import (
 
 # A run executes the model string, parameters and judge frozen into its spec at submission
 # (jobs.spec, jobs.runner.run_models), so an edit here never changes a submitted job.
-NEW_JOBS_ONLY = ("Edits to the model string, parameters or modality apply to jobs submitted from "
-                 "now on; submitted and resumed runs keep the ones recorded in their spec.")
+NEW_JOBS_ONLY = (
+    "Edits to the model string, parameters or modality apply to jobs submitted from "
+    "now on; submitted and resumed runs keep the ones recorded in their spec."
+)
 
 
 class ModelEntryForm(forms.ModelForm):
-    api_base = forms.URLField(required=False, assume_scheme="https", label="API base URL",
-                              help_text="optional OpenAI-compatible base URL")
+    api_base = forms.URLField(
+        required=False,
+        assume_scheme="https",
+        label="API base URL",
+        help_text="optional OpenAI-compatible base URL",
+    )
 
     class Meta:
         model = ModelEntry
         exclude = ["created_by"]
         # the words people use, not the column names (labels only: no migration)
         labels = {
-            "litellm_model": "litellm model string", "api_key_env": "API key variable",
-            "parameter_count_b": "parameters (billions)", "rpm_limit": "requests per minute",
-            "tpm_limit": "tokens per minute", "max_concurrency": "calls in flight",
-            "display_name": "display name", "open_weights": "open weights",
+            "litellm_model": "litellm model string",
+            "api_key_env": "API key variable",
+            "parameter_count_b": "parameters (billions)",
+            "rpm_limit": "requests per minute",
+            "tpm_limit": "tokens per minute",
+            "max_concurrency": "calls in flight",
+            "display_name": "display name",
+            "open_weights": "open weights",
         }
-        help_texts = {"params": "generation parameters: temperature, max_tokens, top_p, "
-                                "reasoning_effort, … " + NEW_JOBS_ONLY}
+        help_texts = {
+            "params": "generation parameters: temperature, max_tokens, top_p, "
+            "reasoning_effort, … " + NEW_JOBS_ONLY
+        }
 
     def clean_litellm_model(self):
         value = self.cleaned_data["litellm_model"].strip()
@@ -58,8 +70,15 @@ class ModelEntryForm(forms.ModelForm):
 @admin.register(ModelEntry)
 class ModelEntryAdmin(admin.ModelAdmin):
     form = ModelEntryForm
-    list_display = ["display_name", "slug", "litellm_model", "organisation", "open_weights",
-                    "modality", "active"]
+    list_display = [
+        "display_name",
+        "slug",
+        "litellm_model",
+        "organisation",
+        "open_weights",
+        "modality",
+        "active",
+    ]
     list_filter = ["active", "open_weights", "modality", "organisation"]
     search_fields = ["display_name", "slug", "litellm_model", "organisation"]
     prepopulated_fields = {"slug": ["display_name"]}
@@ -79,7 +98,10 @@ class BenchmarkForm(forms.ModelForm):
     class Meta:
         model = Benchmark
         fields = "__all__"
-        labels = {"default_samples": "default samples", "judge": "judge model (HiPhO step-level grader)"}
+        labels = {
+            "default_samples": "default samples",
+            "judge": "judge model (HiPhO step-level grader)",
+        }
 
     def clean(self):
         cleaned = super().clean()

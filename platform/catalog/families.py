@@ -19,11 +19,14 @@ def evaluators_configure() -> None:
     """Hand the pure packages their configuration from settings (evaluators.config)."""
     from evaluators.config import EvaluatorConfig, configure
 
-    configure(EvaluatorConfig(
-        shared_data=settings.PODIUM_SHARED_DATA, stockfish=settings.PODIUM_STOCKFISH,
-        chess_cache_url=settings.PODIUM_CHESS_CACHE_URL,
-        cache_prefix=settings.CACHES["default"].get("KEY_PREFIX", "podium"),
-    ))
+    configure(
+        EvaluatorConfig(
+            shared_data=settings.PODIUM_SHARED_DATA,
+            stockfish=settings.PODIUM_STOCKFISH,
+            chess_cache_url=settings.PODIUM_CHESS_CACHE_URL,
+            cache_prefix=settings.CACHES["default"].get("KEY_PREFIX", "podium"),
+        )
+    )
 
 
 def families_load_extra() -> None:
@@ -39,14 +42,20 @@ def families_load_extra() -> None:
 @register("families")
 def families_complete(app_configs=None, **kwargs) -> list[Error]:
     """Every registered family imports, has what the platform reads, and its page exists."""
-    errors = [Error(problem, id="podium.E010") for spec in FAMILIES.values() for problem in spec.check()]
+    errors = [
+        Error(problem, id="podium.E010") for spec in FAMILIES.values() for problem in spec.check()
+    ]
     for spec in FAMILIES.values():
         for name in [spec.page] * bool(spec.page):
             try:
                 reverse(f"leaderboard:{name}")
             except NoReverseMatch:
-                errors.append(Error(f"family {spec.slug!r}: page url name {name!r} is not served by {spec.web}",
-                                    id="podium.E011"))
+                errors.append(
+                    Error(
+                        f"family {spec.slug!r}: page url name {name!r} is not served by {spec.web}",
+                        id="podium.E011",
+                    )
+                )
     return errors
 
 
@@ -55,9 +64,15 @@ def families_stored_are_registered(app_configs=None, databases=None, **kwargs) -
     """Benchmarks and leaderboard rows whose family no registered family declares."""
     if not databases or not _catalog_tables_exist(databases):
         return []
-    return [Error(message, hint="register the family (evaluators/registry.py or PODIUM_EXTRA_FAMILIES) "
-                                "or delete its rows", id="podium.E012")
-            for message in unknown_stored_families()]
+    return [
+        Error(
+            message,
+            hint="register the family (evaluators/registry.py or PODIUM_EXTRA_FAMILIES) "
+            "or delete its rows",
+            id="podium.E012",
+        )
+        for message in unknown_stored_families()
+    ]
 
 
 def _catalog_tables_exist(databases) -> bool:
@@ -79,6 +94,10 @@ def unknown_stored_families() -> list[str]:
 
     out = []
     for model, what in ((Benchmark, "benchmarks"), (LeaderboardEntry, "leaderboard entries")):
-        for family in model.objects.exclude(family__in=list(FAMILIES)).values_list("family", flat=True).distinct():
+        for family in (
+            model.objects.exclude(family__in=list(FAMILIES))
+            .values_list("family", flat=True)
+            .distinct()
+        ):
             out.append(f"{what} of unregistered family {family!r}")
     return out

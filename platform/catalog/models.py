@@ -22,13 +22,18 @@ class ModelEntry(models.Model):
     litellm_model = models.CharField(
         max_length=200, help_text="litellm model string, e.g. openai/gpt-4o, or builtin/<name>"
     )
-    api_base = models.URLField(blank=True, default="", help_text="optional OpenAI-compatible base URL")
+    api_base = models.URLField(
+        blank=True, default="", help_text="optional OpenAI-compatible base URL"
+    )
     api_key_env = models.CharField(
-        max_length=100, blank=True, default="",
+        max_length=100,
+        blank=True,
+        default="",
         help_text="NAME of the environment variable holding the key on the workers (never the key)",
     )
     params = models.JSONField(
-        default=dict, blank=True,
+        default=dict,
+        blank=True,
         help_text="generation parameters: temperature, max_tokens, top_p, reasoning_effort, …",
     )
     organisation = models.CharField(max_length=200, blank=True, default="")
@@ -37,9 +42,15 @@ class ModelEntry(models.Model):
     modality = models.CharField(max_length=10, choices=Modality.choices, default=Modality.TEXT)
     notes = models.TextField(blank=True, default="")
     active = models.BooleanField(default=True)
-    rpm_limit = models.PositiveIntegerField(null=True, blank=True, help_text="requests per minute, all workers")
-    tpm_limit = models.PositiveIntegerField(null=True, blank=True, help_text="tokens per minute, all workers")
-    max_concurrency = models.PositiveIntegerField(null=True, blank=True, help_text="calls in flight, all workers")
+    rpm_limit = models.PositiveIntegerField(
+        null=True, blank=True, help_text="requests per minute, all workers"
+    )
+    tpm_limit = models.PositiveIntegerField(
+        null=True, blank=True, help_text="tokens per minute, all workers"
+    )
+    max_concurrency = models.PositiveIntegerField(
+        null=True, blank=True, help_text="calls in flight, all workers"
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -87,14 +98,21 @@ def validate_family(value: str) -> None:
 class Benchmark(models.Model):
     slug = models.CharField(max_length=120, unique=True, help_text="e.g. hipho/ipho-2025")
     name = models.CharField(max_length=200)
-    family = models.CharField(max_length=10, validators=[validate_family],
-                              help_text="a family slug from evaluators.registry (hipho, hanabi, chess, ...)")
+    family = models.CharField(
+        max_length=10,
+        validators=[validate_family],
+        help_text="a family slug from evaluators.registry (hipho, hanabi, chess, ...)",
+    )
     version = models.CharField(max_length=40, default="1")
     config = models.JSONField(default=dict, blank=True)
     description = models.TextField(blank=True, default="")
     default_samples = models.PositiveIntegerField(default=1)
     judge = models.ForeignKey(
-        ModelEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="judged_benchmarks",
+        ModelEntry,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="judged_benchmarks",
         help_text="model used as grader (HiPhO step-level); calls are costed apart",
     )
     active = models.BooleanField(default=True)

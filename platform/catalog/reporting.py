@@ -16,13 +16,24 @@ from django.views.debug import SafeExceptionReporterFilter
 
 # scheme://user:password@ — DATABASE_URL, REDIS_URL, the broker and cache URLs carry passwords
 # under names Django does not recognise as secret.
-_URL_CREDENTIALS = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^:/@\s]*):(?P<password>[^@\s/]*)@")
+_URL_CREDENTIALS = re.compile(
+    r"(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^:/@\s]*):(?P<password>[^@\s/]*)@"
+)
 
 _REQUEST_PREFIXES = ("HTTP_", "CONTENT_", "SERVER_", "REMOTE_", "wsgi.", "gunicorn.", "uwsgi.")
-_REQUEST_NAMES = frozenset({
-    "REQUEST_METHOD", "PATH_INFO", "QUERY_STRING", "SCRIPT_NAME", "REQUEST_URI", "RAW_URI",
-    "GATEWAY_INTERFACE", "CSRF_COOKIE", "CSRF_COOKIE_NEEDS_UPDATE",
-})
+_REQUEST_NAMES = frozenset(
+    {
+        "REQUEST_METHOD",
+        "PATH_INFO",
+        "QUERY_STRING",
+        "SCRIPT_NAME",
+        "REQUEST_URI",
+        "RAW_URI",
+        "GATEWAY_INTERFACE",
+        "CSRF_COOKIE",
+        "CSRF_COOKIE_NEEDS_UPDATE",
+    }
+)
 
 
 def is_request_variable(name: str) -> bool:
@@ -40,5 +51,7 @@ class EnvironmentHidingFilter(SafeExceptionReporterFilter):
 
     def get_safe_request_meta(self, request):
         meta = super().get_safe_request_meta(request)
-        return {name: value if is_request_variable(name) else self.cleansed_substitute
-                for name, value in meta.items()}
+        return {
+            name: value if is_request_variable(name) else self.cleansed_substitute
+            for name, value in meta.items()
+        }

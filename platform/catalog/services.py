@@ -48,12 +48,24 @@ def model_register(
     validate_params(params)
     params = dict(params)
     if modality not in ModelEntry.Modality.values:
-        raise ValidationError(f"modality must be one of {ModelEntry.Modality.values}, got {modality!r}")
+        raise ValidationError(
+            f"modality must be one of {ModelEntry.Modality.values}, got {modality!r}"
+        )
     entry = ModelEntry(
-        slug=slug, display_name=display_name, litellm_model=litellm_model, api_base=api_base,
-        api_key_env=api_key_env, params=params, organisation=organisation,
-        open_weights=open_weights, parameter_count_b=parameter_count_b, modality=modality,
-        notes=notes, rpm_limit=rpm_limit, tpm_limit=tpm_limit, max_concurrency=max_concurrency,
+        slug=slug,
+        display_name=display_name,
+        litellm_model=litellm_model,
+        api_base=api_base,
+        api_key_env=api_key_env,
+        params=params,
+        organisation=organisation,
+        open_weights=open_weights,
+        parameter_count_b=parameter_count_b,
+        modality=modality,
+        notes=notes,
+        rpm_limit=rpm_limit,
+        tpm_limit=tpm_limit,
+        max_concurrency=max_concurrency,
         created_by=created_by,
     )
     entry.full_clean()

@@ -70,7 +70,8 @@ _COST_MULTIPLIERS = ("n", "best_of", "num_completions", "num_generations")
 # Shapes of provider keys, so a key pasted as a value (not only under a key-like name) is refused.
 _SECRET_VALUE = re.compile(
     r"^(?:sk-|sk_|rk_|pk_live|xox[abpr]-|ghp_|gho_|github_pat_|AKIA|ASIA|AIza|hf_|glpat-|Bearer\s)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _TOKEN_LIKE = re.compile(r"^[A-Za-z0-9_\-+/=.]{32,}$")
 
 
@@ -91,8 +92,12 @@ def _looks_like_secret(text: str) -> bool:
     if _SECRET_VALUE.match(text):
         return True
     # a long unbroken token with letters and digits (an opaque key), not a word or a URL
-    return bool(_TOKEN_LIKE.match(text)) and any(c.isdigit() for c in text) and any(
-        c.isalpha() for c in text) and "://" not in text
+    return (
+        bool(_TOKEN_LIKE.match(text))
+        and any(c.isdigit() for c in text)
+        and any(c.isalpha() for c in text)
+        and "://" not in text
+    )
 
 
 def validate_params(params: Any) -> None:
@@ -121,13 +126,17 @@ def validate_params(params: Any) -> None:
         if name == "reasoning_effort" and value not in ("minimal", "low", "medium", "high"):
             raise ValidationError(f"params.reasoning_effort must be {wanted}, got {value!r}")
         if name == "timeout" and not 0 < number <= MAX_TIMEOUT_S:
-            raise ValidationError(f"params.timeout must be more than 0 and at most {MAX_TIMEOUT_S} "
-                                  f"seconds, got {value!r}")
+            raise ValidationError(
+                f"params.timeout must be more than 0 and at most {MAX_TIMEOUT_S} "
+                f"seconds, got {value!r}"
+            )
         if name == "extra_body":
             _refuse_credentials(value, "params.extra_body")
             _refuse_multipliers(value, "params.extra_body")
             if len(json.dumps(value, default=str)) > MAX_EXTRA_BODY_CHARS:
-                raise ValidationError(f"params.extra_body is over {MAX_EXTRA_BODY_CHARS} characters of JSON")
+                raise ValidationError(
+                    f"params.extra_body is over {MAX_EXTRA_BODY_CHARS} characters of JSON"
+                )
 
 
 _CREDENTIAL_WORDS = ("key", "token", "secret", "password", "authorization", "credential", "bearer")
@@ -149,7 +158,8 @@ def _refuse_credentials(value: Any, where: str) -> None:
     elif isinstance(value, str) and _looks_like_secret(value):
         raise ValidationError(
             f"{where} holds a value shaped like an API key or token; parameters are published "
-            "with every result, so put secrets in the environment variable named by api_key_env")
+            "with every result, so put secrets in the environment variable named by api_key_env"
+        )
 
 
 def _refuse_multipliers(value: Any, where: str) -> None:
@@ -158,7 +168,8 @@ def _refuse_multipliers(value: Any, where: str) -> None:
             if str(key) in _COST_MULTIPLIERS and inner != 1:
                 raise ValidationError(
                     f"{where}.{key} = {inner!r} asks for several completions per request (a cost "
-                    "multiplier the call log cannot see); use samples instead")
+                    "multiplier the call log cannot see); use samples instead"
+                )
             _refuse_multipliers(inner, f"{where}.{key}")
     elif isinstance(value, list):
         for index, inner in enumerate(value):

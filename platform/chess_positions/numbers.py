@@ -21,11 +21,13 @@ CLASSES_NOTE = (
     "Win% drop < 0.5), excellent (< 2) and good (any other move Lichess does not judge) are Podium's own "
     "classes, not Lichess's. Accuracy and ACPL follow Lichess (AccuracyPercent.scala, AccuracyCP.scala) over "
     "the moves played; a decision that never became legal after every rethink has no move to analyse: it is "
-    "counted as 'never legal', and 'accuracy (never legal = 0)' counts it as a 0.")
+    "counted as 'never legal', and 'accuracy (never legal = 0)' counts it as a 0."
+)
 FAITHFULNESS_NOTE = (
     "Unfaithful: the move the reasoning concludes for (its last concluding sentence, else the last move it "
     "names) is not the move played. No move: the reasoning names no move of the side to move. Both per run, "
-    "with Wilson 95% intervals, next to the share of false claims about the position.")
+    "with Wilson 95% intervals, next to the share of false claims about the position."
+)
 
 
 def rate_with_interval(rate: Any, ci: Any, digits: int = 1) -> tuple[str, str]:
@@ -58,9 +60,14 @@ def pairings_text(summary: dict[str, Any]) -> str:
         if not isinstance(p, dict):
             continue
         rating = p.get("rating")
-        rated = f" ({fmt(rating, 0)} ± {fmt(1.96 * p['rating_se'], 0) if p.get('rating_se') else '0'})" \
-            if rating is not None else " (unrated)"
-        parts.append(f"{p.get('opponent')}{rated}: {p.get('wins')}-{p.get('draws')}-{p.get('losses')}")
+        rated = (
+            f" ({fmt(rating, 0)} ± {fmt(1.96 * p['rating_se'], 0) if p.get('rating_se') else '0'})"
+            if rating is not None
+            else " (unrated)"
+        )
+        parts.append(
+            f"{p.get('opponent')}{rated}: {p.get('wins')}-{p.get('draws')}-{p.get('losses')}"
+        )
     return " · ".join(parts)
 
 
@@ -71,50 +78,99 @@ def ladder_tables(path: str = DEFAULT_LADDER) -> list[Table]:
     except ConfigError:
         return []
     s = ladder_summary(ladder, fit)
-    convention = (f"the mean of {', '.join(s['centre'])} is set to {fmt(s['centre_elo'], 0)}" if s["centre"]
-                  else f"{ladder.anchor} is fixed at {fmt(ladder.anchor_elo, 0)}")
-    rungs = Table("chess-ladder", "The Elo ladder, measured here", [
-        Column("player", "Opponent"), Column("rating", "Measured Elo", numeric=True),
-        Column("ci", "95% interval"), Column("score", "Round robin points", numeric=True),
-    ], caption=(f"{s['engine']} at {s['limit']} (the settings games use), round robin played {s['measured']}. "
-                f"Maximum-likelihood Elo from the W/D/L below; only differences are measured, so {convention}. "
-                "A UCI_Elo setting is a name, not a rating: the ratings here are what the games showed."))
+    convention = (
+        f"the mean of {', '.join(s['centre'])} is set to {fmt(s['centre_elo'], 0)}"
+        if s["centre"]
+        else f"{ladder.anchor} is fixed at {fmt(ladder.anchor_elo, 0)}"
+    )
+    rungs = Table(
+        "chess-ladder",
+        "The Elo ladder, measured here",
+        [
+            Column("player", "Opponent"),
+            Column("rating", "Measured Elo", numeric=True),
+            Column("ci", "95% interval"),
+            Column("score", "Round robin points", numeric=True),
+        ],
+        caption=(
+            f"{s['engine']} at {s['limit']} (the settings games use), round robin played {s['measured']}. "
+            f"Maximum-likelihood Elo from the W/D/L below; only differences are measured, so {convention}. "
+            "A UCI_Elo setting is a name, not a rating: the ratings here are what the games showed."
+        ),
+    )
     for p in sorted(s["players"], key=lambda p: (p["rating"] is None, p["rating"] or 0)):
         half = 1.96 * p["se"] if p["se"] else None
-        rungs.add(player=Cell(p["name"]),
-                  rating=Cell(p["rating"], fmt(p["rating"], 0) if p["rating"] is not None else "unrated"),
-                  ci=Cell([None if half is None else p["rating"] - half, None if half is None else p["rating"] + half],
-                          f"± {fmt(half, 0)}" if half is not None else "—"),
-                  score=Cell(p["points"], f"{fmt(p['points'], 1)} / {p['games']}"))
-    pairs = Table("chess-ladder-games", "The ladder's round robin", [
-        Column("a", "Player"), Column("b", "Opponent"), Column("wdl", "W / D / L", numeric=True, split=("W", "D", "L")),
-    ], caption="Every pairing's games, counted from the first player's side, colours alternating.")
+        rungs.add(
+            player=Cell(p["name"]),
+            rating=Cell(p["rating"], fmt(p["rating"], 0) if p["rating"] is not None else "unrated"),
+            ci=Cell(
+                [
+                    None if half is None else p["rating"] - half,
+                    None if half is None else p["rating"] + half,
+                ],
+                f"± {fmt(half, 0)}" if half is not None else "—",
+            ),
+            score=Cell(p["points"], f"{fmt(p['points'], 1)} / {p['games']}"),
+        )
+    pairs = Table(
+        "chess-ladder-games",
+        "The ladder's round robin",
+        [
+            Column("a", "Player"),
+            Column("b", "Opponent"),
+            Column("wdl", "W / D / L", numeric=True, split=("W", "D", "L")),
+        ],
+        caption="Every pairing's games, counted from the first player's side, colours alternating.",
+    )
     for p in s["pairs"]:
-        pairs.add(a=Cell(p["a"]), b=Cell(p["b"]),
-                  wdl=Cell([p["wins"], p["draws"], p["losses"]], f"{p['wins']} / {p['draws']} / {p['losses']}"))
+        pairs.add(
+            a=Cell(p["a"]),
+            b=Cell(p["b"]),
+            wdl=Cell(
+                [p["wins"], p["draws"], p["losses"]], f"{p['wins']} / {p['draws']} / {p['losses']}"
+            ),
+        )
     return [rungs, pairs]
 
 
 def model_reasoning_table(entries: list[Any], run_href) -> Table | None:
     """The model page's chess runs: false claims, unfaithful replies and reasoning without a move,
     side by side with their intervals (None when the model has no chess run with replies)."""
-    rows = [e for e in entries if e.family == "chess" and (e.summary.get("faithfulness_n")
-                                                            or e.summary.get("claims_total"))]
+    rows = [
+        e
+        for e in entries
+        if e.family == "chess"
+        and (e.summary.get("faithfulness_n") or e.summary.get("claims_total"))
+    ]
     if not rows:
         return None
-    table = Table("model-chess-reasoning", "Chess: what the reasoning says", [
-        Column("benchmark", "Benchmark"), Column("hallucination", "False claims", numeric=True),
-        Column("unfaithful", "Unfaithful", numeric=True), Column("no_move", "No move in reasoning", numeric=True),
-        Column("judged", "Replies judged", numeric=True), Column("never_legal", "Never legal", numeric=True),
-    ], caption=FAITHFULNESS_NOTE)
+    table = Table(
+        "model-chess-reasoning",
+        "Chess: what the reasoning says",
+        [
+            Column("benchmark", "Benchmark"),
+            Column("hallucination", "False claims", numeric=True),
+            Column("unfaithful", "Unfaithful", numeric=True),
+            Column("no_move", "No move in reasoning", numeric=True),
+            Column("judged", "Replies judged", numeric=True),
+            Column("never_legal", "Never legal", numeric=True),
+        ],
+        caption=FAITHFULNESS_NOTE,
+    )
     for e in rows:
         s = e.summary
         cells: dict[str, Any] = {}
-        for key, rate, ci in (("hallucination", "hallucination_rate", "hallucination_ci95"),
-                              ("unfaithful", "unfaithful_rate", "unfaithful_ci95"),
-                              ("no_move", "no_move_rate", "no_move_ci95")):
+        for key, rate, ci in (
+            ("hallucination", "hallucination_rate", "hallucination_ci95"),
+            ("unfaithful", "unfaithful_rate", "unfaithful_ci95"),
+            ("no_move", "no_move_rate", "no_move_ci95"),
+        ):
             shown, interval = rate_with_interval(s.get(rate), s.get(ci))
             cells[key] = Cell(s.get(rate), shown, sub=interval, href=run_href(e.run_id))
-        table.add(benchmark=Cell(e.benchmark.slug, e.benchmark.name), judged=Cell(s.get("faithfulness_n")),
-                  never_legal=Cell(s.get("never_legal")), **cells)
+        table.add(
+            benchmark=Cell(e.benchmark.slug, e.benchmark.name),
+            judged=Cell(s.get("faithfulness_n")),
+            never_legal=Cell(s.get("never_legal")),
+            **cells,
+        )
     return table

@@ -14,18 +14,39 @@ import chess.pgn
 
 # record key -> label; keys not listed are not shown (raw internals such as "builtin")
 FACT_LABELS = {
-    "san": "Move played", "move": "Move (UCI)", "side": "Side to move", "ply": "Ply", "by": "Played by",
-    "attempts": "Replies needed", "legal_first_try": "Legal on the first try", "legal_final": "Legal in the end",
-    "parse_failures": "Unreadable replies", "illegal_attempts": "Illegal moves tried",
-    "reasoning_move": "Move the reasoning concluded for (UCI)", "faithfulness": "Reasoning vs move played",
+    "san": "Move played",
+    "move": "Move (UCI)",
+    "side": "Side to move",
+    "ply": "Ply",
+    "by": "Played by",
+    "attempts": "Replies needed",
+    "legal_first_try": "Legal on the first try",
+    "legal_final": "Legal in the end",
+    "parse_failures": "Unreadable replies",
+    "illegal_attempts": "Illegal moves tried",
+    "reasoning_move": "Move the reasoning concluded for (UCI)",
+    "faithfulness": "Reasoning vs move played",
 }
 ANALYSIS_LABELS = {
-    "best_san": "Engine's best move", "move_class": "Move class", "judgement": "Lichess judgement",
-    "win_before": "Win% before (best play)", "win_after": "Win% after the move", "drop": "Win% lost",
-    "accuracy": "Move accuracy (%)", "cp_loss": "Centipawn loss", "percentile": "Percentile among legal moves",
+    "best_san": "Engine's best move",
+    "move_class": "Move class",
+    "judgement": "Lichess judgement",
+    "win_before": "Win% before (best play)",
+    "win_after": "Win% after the move",
+    "drop": "Win% lost",
+    "accuracy": "Move accuracy (%)",
+    "cp_loss": "Centipawn loss",
+    "percentile": "Percentile among legal moves",
 }
-CLAIM_KINDS = {"check": "check", "capture": "capture", "mate": "mate", "legal": "legality",
-               "piece": "piece placement", "attack": "attack", "move": "move"}
+CLAIM_KINDS = {
+    "check": "check",
+    "capture": "capture",
+    "mate": "mate",
+    "legal": "legality",
+    "piece": "piece placement",
+    "attack": "attack",
+    "move": "move",
+}
 
 
 def _shown(value: Any) -> str | None:
@@ -66,8 +87,14 @@ def false_claims(record: dict[str, Any]) -> list[dict[str, str]]:
         if isinstance(c, dict) and c.get("true") is False:
             kind = str(c.get("kind", ""))
             where = "in a line it described" if c.get("in_variation") else "in this position"
-            out.append({"text": str(c.get("text", "")), "kind": CLAIM_KINDS.get(kind, kind or "claim"),
-                        "where": where, "negated": "says it cannot be done" if c.get("negated") else ""})
+            out.append(
+                {
+                    "text": str(c.get("text", "")),
+                    "kind": CLAIM_KINDS.get(kind, kind or "claim"),
+                    "where": where,
+                    "negated": "says it cannot be done" if c.get("negated") else "",
+                }
+            )
     return out
 
 
@@ -99,11 +126,23 @@ def game_view(details: dict[str, Any]) -> dict[str, Any] | None:
             break  # a damaged record: show the moves up to here
         board.push(move)
         if ply % 2 == 1:
-            rows.append({"number": (ply + 1) // 2, "white": san, "black": "", "white_ply": ply, "black_ply": None})
+            rows.append(
+                {
+                    "number": (ply + 1) // 2,
+                    "white": san,
+                    "black": "",
+                    "white_ply": ply,
+                    "black_ply": None,
+                }
+            )
         else:
             rows[-1].update(black=san, black_ply=ply)
     win: dict[int, float] = {}
-    records = [r for r in (details.get("moves") or []) + (details.get("opponent_moves") or []) if isinstance(r, dict)]
+    records = [
+        r
+        for r in (details.get("moves") or []) + (details.get("opponent_moves") or [])
+        if isinstance(r, dict)
+    ]
     for r in records:
         at = r.get("ply")
         if not isinstance(at, int):
@@ -119,19 +158,29 @@ def game_view(details: dict[str, Any]) -> dict[str, Any] | None:
         game = chess.pgn.Game.from_board(board)
         pgn = str(game)
     series = sorted(win.items())
-    return {"rows": rows, "pgn": pgn, "plies": len(moves), "result": details.get("result", ""),
-            "reason": details.get("reason", ""), "model_color": details.get("model_color", ""),
-            "opponent": details.get("opponent", ""), "win_plies": [p for p, _ in series],
-            "win_white": [round(w, 1) for _, w in series], "last_move": moves[-1] if moves else None}
+    return {
+        "rows": rows,
+        "pgn": pgn,
+        "plies": len(moves),
+        "result": details.get("result", ""),
+        "reason": details.get("reason", ""),
+        "model_color": details.get("model_color", ""),
+        "opponent": details.get("opponent", ""),
+        "win_plies": [p for p, _ in series],
+        "win_white": [round(w, 1) for _, w in series],
+        "last_move": moves[-1] if moves else None,
+    }
 
 
 def arrow(from_sq: str, to_sq: str, flip: bool) -> dict[str, float]:
     """Centre coordinates (0-8 board units) of two squares, as the SVG overlay draws them."""
+
     def centre(name: str) -> tuple[float, float]:
         sq = chess.parse_square(name)
         f, r = chess.square_file(sq), chess.square_rank(sq)
         x = (7 - f) if flip else f
         y = r if flip else (7 - r)
         return x + 0.5, y + 0.5
+
     (x1, y1), (x2, y2) = centre(from_sq), centre(to_sq)
     return {"x1": x1, "y1": y1, "x2": x2, "y2": y2}

@@ -7,10 +7,13 @@ from collections import Counter
 from typing import Any
 
 
-def crossplay_from_entries(entries, *, players: int | None = None, setting: str | None = None) -> dict[str, Any]:
+def crossplay_from_entries(
+    entries, *, players: int | None = None, setting: str | None = None
+) -> dict[str, Any]:
     """Row agent x partner -> {score, score_se, games, run}. Self-play entries fill the diagonal,
     cross-play entries with exactly one partner the other cells. ``players`` defaults to the
     player count with the most cross-play entries; bots (no setting) count in any setting."""
+
     def mode(e) -> str:
         return str(e.summary.get("mode") or ("cross" if e.group == "cross" else "self"))
 
@@ -35,10 +38,19 @@ def crossplay_from_entries(entries, *, players: int | None = None, setting: str 
         else:
             col = row
         agents.update((row, col))
-        cells.setdefault(row, {})[col] = {"score": e.score, "score_se": e.score_se,
-                                          "games": s.get("games") or s.get("n_items"), "run": e.run_id}
+        cells.setdefault(row, {})[col] = {
+            "score": e.score,
+            "score_se": e.score_se,
+            "games": s.get("games") or s.get("n_items"),
+            "run": e.run_id,
+        }
     diag = [cells[a][a]["score"] for a in agents if a in cells.get(a, {})]
     off = [c["score"] for r, row in cells.items() for k, c in row.items() if k != r]
-    return {"players": players, "setting": setting, "agents": sorted(agents), "cells": cells,
-            "diagonal_mean": sum(diag) / len(diag) if diag else None,
-            "off_diagonal_mean": sum(off) / len(off) if off else None}
+    return {
+        "players": players,
+        "setting": setting,
+        "agents": sorted(agents),
+        "cells": cells,
+        "diagonal_mean": sum(diag) / len(diag) if diag else None,
+        "off_diagonal_mean": sum(off) / len(off) if off else None,
+    }

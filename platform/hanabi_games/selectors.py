@@ -17,21 +17,36 @@ def run_trajectories(*, run: Run, kind: str = "logs") -> Iterator[dict[str, Any]
         raise ValueError(f"kind: must be 'logs' or 'rewards', got {kind!r}")
     if run.benchmark.family != "hanabi":
         raise ValueError(f"run {run.pk} is a {run.benchmark.family} run, not hanabi")
-    meta = {"id": run.pk, "model": run.model.slug, "benchmark": run.benchmark.slug,
-            "spec_hash": run.spec_hash}
-    items = (ItemResult.objects.filter(run=run, state=ItemResult.State.DONE)
-             .order_by("item_key", "sample_index").iterator())
+    meta = {
+        "id": run.pk,
+        "model": run.model.slug,
+        "benchmark": run.benchmark.slug,
+        "spec_hash": run.spec_hash,
+    }
+    items = (
+        ItemResult.objects.filter(run=run, state=ItemResult.State.DONE)
+        .order_by("item_key", "sample_index")
+        .iterator()
+    )
     for item in items:
         if kind == "rewards":
             yield game_rewards(item.details, item.scores, key=item.item_key, run=meta)
         else:
-            yield game_log(item.details, item.scores, key=item.item_key, run=meta,
-                           transcript=item.transcript or ())
+            yield game_log(
+                item.details,
+                item.scores,
+                key=item.item_key,
+                run=meta,
+                transcript=item.transcript or (),
+            )
 
 
 def _latest_runs(players: int, setting: str | None) -> list[Run]:
-    runs = (Run.objects.filter(benchmark__family="hanabi", aggregated_at__isnull=False)
-            .select_related("model", "benchmark").order_by("-aggregated_at"))
+    runs = (
+        Run.objects.filter(benchmark__family="hanabi", aggregated_at__isnull=False)
+        .select_related("model", "benchmark")
+        .order_by("-aggregated_at")
+    )
     seen, out = set(), []
     for run in runs:
         m = run.metrics or {}

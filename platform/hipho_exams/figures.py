@@ -10,8 +10,13 @@ from catalog.models import Benchmark
 from rubrics.errors import ExamFormatError
 
 log = logging.getLogger(__name__)
-IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
-               ".webp": "image/webp"}
+IMAGE_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+}
 
 
 def _exam(exam_id: str, benchmark_ids: list[int]):
@@ -46,7 +51,7 @@ def problem_labels(problem_ids: list[str]) -> dict[str, str]:
             n += 1
         prefix = first[:n]
         prefix = prefix[: prefix.rfind("_") + 1] if "_" in prefix else ""
-    return {i: (i[len(prefix):] or i).replace("_", ".") for i in ids}
+    return {i: (i[len(prefix) :] or i).replace("_", ".") for i in ids}
 
 
 def exam_figures(exam_id: str, benchmark_ids: list[int]) -> list[dict[str, Any]]:
@@ -62,7 +67,9 @@ def exam_figures(exam_id: str, benchmark_ids: list[int]) -> list[dict[str, Any]]
             if Path(rel).suffix.lower() not in IMAGE_TYPES:
                 continue
             key = str(Path(rel).as_posix()).lower()
-            fig = by_file.setdefault(key, {"problem": problem.id, "p": p_index, "f": f_index, "problems": []})
+            fig = by_file.setdefault(
+                key, {"problem": problem.id, "p": p_index, "f": f_index, "problems": []}
+            )
             if labels[problem.id] not in fig["problems"]:
                 fig["problems"].append(labels[problem.id])
     out = []
@@ -73,7 +80,9 @@ def exam_figures(exam_id: str, benchmark_ids: list[int]) -> list[dict[str, Any]]
     return out
 
 
-def figure_file(exam_id: str, benchmark_ids: list[int], p_index: int, f_index: int) -> tuple[Path, str] | None:
+def figure_file(
+    exam_id: str, benchmark_ids: list[int], p_index: int, f_index: int
+) -> tuple[Path, str] | None:
     exam = _exam(exam_id, benchmark_ids)
     if exam is None or not 0 <= p_index < len(exam.problems):
         return None

@@ -38,7 +38,7 @@ class ReportedRow:
 
 
 def exam_id_for(exam: str, year: str) -> str:
-    """"IPhO", "2025" -> "ipho-2025"; "F=MA" -> "fma-2025"."""
+    """ "IPhO", "2025" -> "ipho-2025"; "F=MA" -> "fma-2025"."""
     return f"{exam.strip().lower().replace('=', '')}-{year.strip()}"
 
 
@@ -65,14 +65,20 @@ def read_reported(path: Path) -> list[ReportedRow]:
             raise ReportedFileError(f"{where}: field 'year' must be a year, got {year!r}")
         exam_id = exam_id_for(rec.get("exam") or "", year)
         if exam_id not in CATALOGUE:
-            raise ReportedFileError(f"{where}: field 'exam': unknown exam {rec.get('exam')!r} {year}")
+            raise ReportedFileError(
+                f"{where}: field 'exam': unknown exam {rec.get('exam')!r} {year}"
+            )
         try:
             score = float((rec.get("score") or "").strip())
         except ValueError:
-            raise ReportedFileError(f"{where}: field 'score' must be a number, got {rec.get('score')!r}") from None
+            raise ReportedFileError(
+                f"{where}: field 'score' must be a number, got {rec.get('score')!r}"
+            ) from None
         full = CATALOGUE[exam_id].human_full
         if not math.isfinite(score) or score < 0 or score > full:
-            raise ReportedFileError(f"{where}: field 'score' {score} is outside [0, {full:g}] for {exam_id}")
+            raise ReportedFileError(
+                f"{where}: field 'score' {score} is outside [0, {full:g}] for {exam_id}"
+            )
         if (name, exam_id) in seen:
             raise ReportedFileError(f"{where}: a second score for {name!r} on {exam_id}")
         seen.add((name, exam_id))
@@ -83,25 +89,37 @@ def read_reported(path: Path) -> list[ReportedRow]:
 
 
 @transaction.atomic
-def reported_import(*, path: Path, source: str = DEFAULT_SOURCE, version: str = DEFAULT_VERSION) -> int:
+def reported_import(
+    *, path: Path, source: str = DEFAULT_SOURCE, version: str = DEFAULT_VERSION
+) -> int:
     """Replace the (source, version) reported scores with the file's; returns the row count."""
     rows = read_reported(path)  # everything validated before the first write
-    links = dict(ReportedModel.objects.filter(source=source, version=version)
-                 .values_list("name", "linked_model_id"))
+    links = dict(
+        ReportedModel.objects.filter(source=source, version=version).values_list(
+            "name", "linked_model_id"
+        )
+    )
     ReportedModel.objects.filter(source=source, version=version).delete()
     models: dict[str, ReportedModel] = {}
     for row in rows:
         if row.model not in models:
             models[row.model] = ReportedModel.objects.create(
-                name=row.model, category=row.category, source=source, version=version,
-                linked_model_id=links.get(row.model))
+                name=row.model,
+                category=row.category,
+                source=source,
+                version=version,
+                linked_model_id=links.get(row.model),
+            )
     ReportedScore.objects.bulk_create(
-        ReportedScore(reported_model=models[r.model], exam_id=r.exam_id, score=r.score) for r in rows)
+        ReportedScore(reported_model=models[r.model], exam_id=r.exam_id, score=r.score)
+        for r in rows
+    )
     return len(rows)
 
 
-def reported_link(*, name: str, model_slug: str, source: str = DEFAULT_SOURCE,
-                  version: str = DEFAULT_VERSION) -> ReportedModel:
+def reported_link(
+    *, name: str, model_slug: str, source: str = DEFAULT_SOURCE, version: str = DEFAULT_VERSION
+) -> ReportedModel:
     reported = ReportedModel.objects.filter(name=name, source=source, version=version).first()
     if reported is None:
         raise ReportedFileError(f"no reported model {name!r} in {source} {version}")
@@ -123,6 +141,11 @@ def reported_rows() -> list[dict[str, Any]]:
     out = []
     for rm in ReportedModel.objects.prefetch_related("scores").select_related("linked_model"):
         scores = {s.exam_id: s.score for s in rm.scores.all()}
-        out.append({"reported": rm, "scores": scores,
-                    "medals": {e: reported_medal(e, v) for e, v in scores.items()}})
+        out.append(
+            {
+                "reported": rm,
+                "scores": scores,
+                "medals": {e: reported_medal(e, v) for e, v in scores.items()},
+            }
+        )
     return out

@@ -32,18 +32,27 @@ def _description(exam: Exam) -> str:
     if info is None:
         return f"{exam.name}: {len(exam.problems)} problems, {exam.full_marks:g} points; no medal cut-offs known."
     if info.cutoffs is None:
-        return (f"{info.name}: {len(exam.problems)} problems, {exam.full_marks:g} points; "
-                "no official medal cut-offs (scored, no medal shown).")
+        return (
+            f"{info.name}: {len(exam.problems)} problems, {exam.full_marks:g} points; "
+            "no official medal cut-offs (scored, no medal shown)."
+        )
     c = info.cutoffs
-    return (f"{info.name}: {len(exam.problems)} problems, {exam.full_marks:g} points for models "
-            f"({info.human_full:g} for humans); medal cut-offs gold {c.gold:g}, silver {c.silver:g}, "
-            f"bronze {c.bronze:g}; top human {c.top_human:g}.")
+    return (
+        f"{info.name}: {len(exam.problems)} problems, {exam.full_marks:g} points for models "
+        f"({info.human_full:g} for humans); medal cut-offs gold {c.gold:g}, silver {c.silver:g}, "
+        f"bronze {c.bronze:g}; top human {c.top_human:g}."
+    )
 
 
 def hipho_import(
-    *, path: str | Path | None = None, hf: bool = False, cache_dir: str | Path | None = None,
-    judge: ModelEntry | None = None, samples: int = PROTOCOL_SAMPLES,
-    temperature: float | None = PROTOCOL_TEMPERATURE, offline: bool = False,
+    *,
+    path: str | Path | None = None,
+    hf: bool = False,
+    cache_dir: str | Path | None = None,
+    judge: ModelEntry | None = None,
+    samples: int = PROTOCOL_SAMPLES,
+    temperature: float | None = PROTOCOL_TEMPERATURE,
+    offline: bool = False,
 ) -> list[Benchmark]:
     """One benchmark per exam (``hipho/ipho-2025``, ...) plus ``hipho/suite``.
 
@@ -57,8 +66,11 @@ def hipho_import(
         if not cache_dir:
             raise ValueError("hf=True needs cache_dir for the local Hugging Face cache")
         folder = hf_snapshot(cache_dir=cache_dir, offline=offline)
-        base: dict[str, Any] = {"source": "hf", "cache_dir": str(Path(cache_dir).resolve()),
-                                "repo_id": HF_REPO_ID}
+        base: dict[str, Any] = {
+            "source": "hf",
+            "cache_dir": str(Path(cache_dir).resolve()),
+            "repo_id": HF_REPO_ID,
+        }
     else:
         folder = Path(path).resolve()  # type: ignore[arg-type]
         base = {"source": "dir", "path": str(folder)}
@@ -71,20 +83,40 @@ def hipho_import(
     for exam in exams:
         info = exam_info(exam.exam_id)
         config = benchmark_validate_config(family="hipho", config={**base, "exam": exam.exam_id})
-        rows.append((SLUG_PREFIX + exam.exam_id, f"HiPhO {info.name if info else exam.name}",
-                     config, exam.content_hash[:12], _description(exam)))
+        rows.append(
+            (
+                SLUG_PREFIX + exam.exam_id,
+                f"HiPhO {info.name if info else exam.name}",
+                config,
+                exam.content_hash[:12],
+                _description(exam),
+            )
+        )
     suite_config = benchmark_validate_config(family="hipho", config={**base, "exam": SUITE})
     suite_version = _combined_hash([e.content_hash for e in exams])
-    rows.append((SUITE_SLUG, "HiPhO suite (all exams)", suite_config, suite_version,
-                 (f"All {len(exams)} exams, {sum(len(e.problems) for e in exams)} problems; "
-                  "score = mean percentage of model full marks over exams.")))
+    rows.append(
+        (
+            SUITE_SLUG,
+            "HiPhO suite (all exams)",
+            suite_config,
+            suite_version,
+            (
+                f"All {len(exams)} exams, {sum(len(e.problems) for e in exams)} problems; "
+                "score = mean percentage of model full marks over exams."
+            ),
+        )
+    )
 
     out = []
     with transaction.atomic():
         for slug, name, config, version, description in rows:
             defaults: dict[str, Any] = {
-                "name": name, "family": "hipho", "version": version,
-                "config": config, "description": description, "default_samples": samples,
+                "name": name,
+                "family": "hipho",
+                "version": version,
+                "config": config,
+                "description": description,
+                "default_samples": samples,
                 "active": True,
             }
             if judge is not None:

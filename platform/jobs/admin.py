@@ -31,15 +31,27 @@ class JobSubmitForm(forms.Form):
     benchmarks = forms.ModelMultipleChoiceField(
         queryset=Benchmark.objects.filter(active=True).order_by("family", "slug"),
         widget=FamilySelectMultiple(attrs={"size": 14, "data-family-filter": "1"}),
-        help_text="narrow the list with the family filter above it; Ctrl/Cmd-click picks several")
+        help_text="narrow the list with the family filter above it; Ctrl/Cmd-click picks several",
+    )
     samples = forms.IntegerField(
-        required=False, min_value=1, max_value=10000,
+        required=False,
+        min_value=1,
+        max_value=10000,
         help_text="samples per problem / seeds per configuration; empty = each benchmark's default",
     )
 
 
-_RUN_INLINE_FIELDS = ("model", "benchmark", "status", "done_items", "failed_items", "total_items", "score",
-                      "score_se", "cost_usd")
+_RUN_INLINE_FIELDS = (
+    "model",
+    "benchmark",
+    "status",
+    "done_items",
+    "failed_items",
+    "total_items",
+    "score",
+    "score_se",
+    "cost_usd",
+)
 
 
 class RunInline(admin.TabularInline):
@@ -56,11 +68,30 @@ class RunInline(admin.TabularInline):
 
 @admin.register(Job)
 class JobAdmin(admin.ModelAdmin):
-    list_display = ["id", "name", "status", "done_items", "failed_items", "total_items",
-                    "submitted_by", "created_at", "finished_at"]
+    list_display = [
+        "id",
+        "name",
+        "status",
+        "done_items",
+        "failed_items",
+        "total_items",
+        "submitted_by",
+        "created_at",
+        "finished_at",
+    ]
     list_filter = ["status"]
-    readonly_fields = ["status", "samples", "params_override", "submitted_by", "total_items",
-                       "done_items", "failed_items", "created_at", "started_at", "finished_at"]
+    readonly_fields = [
+        "status",
+        "samples",
+        "params_override",
+        "submitted_by",
+        "total_items",
+        "done_items",
+        "failed_items",
+        "created_at",
+        "started_at",
+        "finished_at",
+    ]
     inlines = [RunInline]
     actions = ["cancel_jobs", "resume_jobs"]
 
@@ -81,7 +112,8 @@ class JobAdmin(admin.ModelAdmin):
                 job = job_submit(
                     models=list(form.cleaned_data["models"]),
                     benchmarks=list(form.cleaned_data["benchmarks"]),
-                    samples=form.cleaned_data["samples"], submitted_by=request.user,
+                    samples=form.cleaned_data["samples"],
+                    submitted_by=request.user,
                     name=form.cleaned_data["name"],
                 )
             except ValidationError as exc:
@@ -89,8 +121,13 @@ class JobAdmin(admin.ModelAdmin):
             else:
                 self.message_user(request, f"Submitted {job} with {job.total_items} items.")
                 return redirect(reverse("leaderboard:job", args=[job.pk]))
-        context = {**self.admin_site.each_context(request), "form": form, "title": "Submit a job",
-                   "opts": self.model._meta, "families": [(slug, spec.label) for slug, spec in FAMILIES.items()]}
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "title": "Submit a job",
+            "opts": self.model._meta,
+            "families": [(slug, spec.label) for slug, spec in FAMILIES.items()],
+        }
         return TemplateResponse(request, "admin/jobs/job/submit.html", context)
 
     @admin.action(description="Cancel selected jobs", permissions=["change"])
@@ -99,8 +136,10 @@ class JobAdmin(admin.ModelAdmin):
             job_cancel(job=job)
         self.message_user(request, f"Cancelled {queryset.count()} job(s).")
 
-    @admin.action(description="Resume selected jobs (re-run failed and cancelled items)",
-                  permissions=["change"])
+    @admin.action(
+        description="Resume selected jobs (re-run failed and cancelled items)",
+        permissions=["change"],
+    )
     def resume_jobs(self, request, queryset):
         total = sum(job_resume(job=job) for job in queryset)
         self.message_user(request, f"Re-queued {total} item(s).", level=messages.INFO)
@@ -108,8 +147,18 @@ class JobAdmin(admin.ModelAdmin):
 
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin):
-    list_display = ["id", "model", "benchmark", "job", "status", "score", "score_se", "done_items",
-                    "failed_items", "total_items"]
+    list_display = [
+        "id",
+        "model",
+        "benchmark",
+        "job",
+        "status",
+        "score",
+        "score_se",
+        "done_items",
+        "failed_items",
+        "total_items",
+    ]
     list_filter = ["status", "benchmark__family"]
     readonly_fields = [f.name for f in Run._meta.fields]
 
@@ -129,8 +178,19 @@ class ItemResultAdmin(admin.ModelAdmin):
 
 @admin.register(LLMCall)
 class LLMCallAdmin(admin.ModelAdmin):
-    list_display = ["id", "model", "purpose", "input_tokens", "output_tokens", "cost_usd",
-                    "latency_ms", "retries", "error_class", "cache_hit", "created_at"]
+    list_display = [
+        "id",
+        "model",
+        "purpose",
+        "input_tokens",
+        "output_tokens",
+        "cost_usd",
+        "latency_ms",
+        "retries",
+        "error_class",
+        "cache_hit",
+        "created_at",
+    ]
     list_filter = ["purpose", "cache_hit", "error_class"]
     readonly_fields = [f.name for f in LLMCall._meta.fields]
 

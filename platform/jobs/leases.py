@@ -84,14 +84,18 @@ class LeaseKeeper:
         """Extend every lease still held by its token; mark the others lost."""
         until = timezone.now() + timedelta(seconds=settings.PODIUM_ITEM_LEASE_SECONDS)
         for start in range(0, len(leases), _CHUNK):
-            chunk = leases[start:start + _CHUNK]
+            chunk = leases[start : start + _CHUNK]
             held = reduce(or_, (Q(pk=x.item_id, claim_token=x.token) for x in chunk))
             renewed = ItemResult.objects.filter(held, state=ItemResult.State.RUNNING).update(
-                lease_until=until)
+                lease_until=until
+            )
             if renewed == len(chunk):
                 continue
-            still = set(ItemResult.objects.filter(held, state=ItemResult.State.RUNNING)
-                        .values_list("pk", flat=True))
+            still = set(
+                ItemResult.objects.filter(held, state=ItemResult.State.RUNNING).values_list(
+                    "pk", flat=True
+                )
+            )
             for lease in chunk:
                 if lease.item_id not in still:
                     lease.lost = True

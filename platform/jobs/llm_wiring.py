@@ -40,13 +40,16 @@ def _write_with_retry(what: str, write: Callable[[], T]) -> T:
         except (OperationalError, InterfaceError):
             if connection.in_atomic_block or attempt == WRITE_ATTEMPTS - 1:
                 raise
-            log.warning("%s: database connection lost, reconnecting (attempt %d)", what, attempt + 1)
+            log.warning(
+                "%s: database connection lost, reconnecting (attempt %d)", what, attempt + 1
+            )
             try:
                 connection.close()
             except (OperationalError, InterfaceError):
                 pass
             time.sleep(WRITE_BACKOFF_S[min(attempt, len(WRITE_BACKOFF_S) - 1)])
     raise AssertionError("unreachable")
+
 
 # NUL and unpaired surrogates (what a lenient decoder leaves of invalid UTF-8) cannot be stored
 # by PostgreSQL (text or jsonb): a reply holding one made the item fail after it was paid for.
@@ -86,8 +89,14 @@ class DatabaseResponseCache:
     """Shared by every worker on every host through the database, and survives Redis restarts."""
 
     def get(self, request_hash: str) -> dict[str, Any] | None:
-        row = _write_with_retry("response cache read", lambda: (
-            CachedResponse.objects.filter(pk=request_hash).values_list("response", flat=True).first()))
+        row = _write_with_retry(
+            "response cache read",
+            lambda: (
+                CachedResponse.objects.filter(pk=request_hash)
+                .values_list("response", flat=True)
+                .first()
+            ),
+        )
         if row is None:
             release_connection()  # a miss is followed by the wait on the model: free the connection
         return row
@@ -98,7 +107,8 @@ class DatabaseResponseCache:
         def write() -> None:
             try:
                 CachedResponse.objects.get_or_create(
-                    request_hash=request_hash, defaults={"model": model[:200], "response": stored})
+                    request_hash=request_hash, defaults={"model": model[:200], "response": stored}
+                )
             except IntegrityError:
                 pass  # another worker stored the same call first; either copy will do
 
@@ -114,11 +124,22 @@ def open_intent(record) -> int | None:
     the reply or the final error arrives; left open when the worker dies mid-call, so a
     request the provider may have billed is still counted (cost unknown) in the run's costs."""
     scope = _scope()
-    row = _write_with_retry("call intent write", lambda: LLMCall.objects.create(
-        run_id=scope.run_id, item_id=scope.item_id, purpose=record.purpose,
-        request_hash=record.request_hash, model=record.model[:200],
-        messages=_storable_json(record.messages), sample_index=record.sample_index,
-        cost_known=False, attempts=1, error_class=INTENT_CLASS, error_message=INTENT_MESSAGE))
+    row = _write_with_retry(
+        "call intent write",
+        lambda: LLMCall.objects.create(
+            run_id=scope.run_id,
+            item_id=scope.item_id,
+            purpose=record.purpose,
+            request_hash=record.request_hash,
+            model=record.model[:200],
+            messages=_storable_json(record.messages),
+            sample_index=record.sample_index,
+            cost_known=False,
+            attempts=1,
+            error_class=INTENT_CLASS,
+            error_message=INTENT_MESSAGE,
+        ),
+    )
     # the wait on the model comes next: give the pooled connection back, or every call in
     # flight holds one and a thread-pool worker stalls at PODIUM_DB_POOL_SIZE calls
     release_connection()
@@ -128,17 +149,28 @@ def open_intent(record) -> int | None:
 def _call_fields(record) -> dict[str, Any]:
     scope = _scope()
     return dict(
-        run_id=scope.run_id, item_id=scope.item_id, purpose=record.purpose,
-        request_hash=record.request_hash, model=record.model[:200],
-        messages=_storable_json(record.messages), reply=storable(record.reply or ""),
+        run_id=scope.run_id,
+        item_id=scope.item_id,
+        purpose=record.purpose,
+        request_hash=record.request_hash,
+        model=record.model[:200],
+        messages=_storable_json(record.messages),
+        reply=storable(record.reply or ""),
         input_tokens=record.input_tokens or 0,
-        output_tokens=record.output_tokens or 0, reasoning_tokens=record.reasoning_tokens or 0,
-        cost_usd=record.cost_usd, cost_known=record.cost_known,
-        latency_ms=int((record.latency_s or 0) * 1000), attempts=record.attempts,
-        retries=record.retries, retry_reasons=list(record.retry_reasons),
-        sample_index=record.sample_index, finish_reason=(record.finish_reason or "")[:40],
-        total_ms=int((record.total_s or 0) * 1000), error_class=record.error_class or "",
-        error_message=storable(record.error_message or ""), cache_hit=record.cache_hit,
+        output_tokens=record.output_tokens or 0,
+        reasoning_tokens=record.reasoning_tokens or 0,
+        cost_usd=record.cost_usd,
+        cost_known=record.cost_known,
+        latency_ms=int((record.latency_s or 0) * 1000),
+        attempts=record.attempts,
+        retries=record.retries,
+        retry_reasons=list(record.retry_reasons),
+        sample_index=record.sample_index,
+        finish_reason=(record.finish_reason or "")[:40],
+        total_ms=int((record.total_s or 0) * 1000),
+        error_class=record.error_class or "",
+        error_message=storable(record.error_message or ""),
+        cache_hit=record.cache_hit,
     )
 
 

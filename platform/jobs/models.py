@@ -14,15 +14,23 @@ class Job(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending"
         RUNNING = "running"
-        DONE = "done"          # every item ended (some may have failed)
+        DONE = "done"  # every item ended (some may have failed)
         CANCELLED = "cancelled"
 
     name = models.CharField(max_length=200, blank=True, default="")
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True)
-    samples = models.PositiveIntegerField(default=1, help_text="samples per problem / seeds per configuration")
+    status = models.CharField(
+        max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    samples = models.PositiveIntegerField(
+        default=1, help_text="samples per problem / seeds per configuration"
+    )
     params_override = models.JSONField(default=dict, blank=True)
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="podium_jobs"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="podium_jobs",
     )
     total_items = models.PositiveIntegerField(default=0)
     done_items = models.PositiveIntegerField(default=0)
@@ -58,7 +66,9 @@ class Run(models.Model):
     job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="runs")
     model = models.ForeignKey(ModelEntry, on_delete=models.PROTECT, related_name="runs")
     benchmark = models.ForeignKey(Benchmark, on_delete=models.PROTECT, related_name="runs")
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True)
+    status = models.CharField(
+        max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
     # benchmark version, prompt template hash, grader version, model params, code version, config
     spec = models.JSONField(default=dict)
     spec_hash = models.CharField(max_length=64, db_index=True, blank=True, default="")
@@ -119,7 +129,9 @@ class ItemResult(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["run", "item_key", "sample_index"], name="item_unique_per_run")
+            models.UniqueConstraint(
+                fields=["run", "item_key", "sample_index"], name="item_unique_per_run"
+            )
         ]
         indexes = [
             models.Index(fields=["run", "state"]),
@@ -133,8 +145,12 @@ class ItemResult(models.Model):
 class LLMCall(models.Model):
     """One model call as the gateway saw it (including cache hits and failures)."""
 
-    run = models.ForeignKey(Run, null=True, blank=True, on_delete=models.CASCADE, related_name="calls")
-    item = models.ForeignKey(ItemResult, null=True, blank=True, on_delete=models.CASCADE, related_name="calls")
+    run = models.ForeignKey(
+        Run, null=True, blank=True, on_delete=models.CASCADE, related_name="calls"
+    )
+    item = models.ForeignKey(
+        ItemResult, null=True, blank=True, on_delete=models.CASCADE, related_name="calls"
+    )
     purpose = models.CharField(max_length=10, default="model")  # model | judge
     request_hash = models.CharField(max_length=64, db_index=True)
     model = models.CharField(max_length=200)
@@ -148,10 +164,14 @@ class LLMCall(models.Model):
     latency_ms = models.PositiveIntegerField(default=0)
     attempts = models.PositiveIntegerField(default=1)
     retries = models.PositiveIntegerField(default=0)
-    retry_reasons = models.JSONField(default=list, blank=True, help_text="error class of each failed attempt")
+    retry_reasons = models.JSONField(
+        default=list, blank=True, help_text="error class of each failed attempt"
+    )
     sample_index = models.PositiveIntegerField(default=0)
     finish_reason = models.CharField(max_length=40, blank=True, default="")
-    total_ms = models.PositiveIntegerField(default=0, help_text="call to return, waits and retries included")
+    total_ms = models.PositiveIntegerField(
+        default=0, help_text="call to return, waits and retries included"
+    )
     error_class = models.CharField(max_length=100, blank=True, default="")
     error_message = models.TextField(blank=True, default="")
     cache_hit = models.BooleanField(default=False)

@@ -63,8 +63,9 @@ def referenced_models(config: Mapping[str, Any]) -> list[str]:
         found += [p for p in partners if isinstance(p, str)]
     opponents = config.get("opponents")
     if isinstance(opponents, list):
-        found += [o["model"] for o in opponents
-                  if isinstance(o, dict) and isinstance(o.get("model"), str)]
+        found += [
+            o["model"] for o in opponents if isinstance(o, dict) and isinstance(o.get("model"), str)
+        ]
     return found
 
 
@@ -89,11 +90,13 @@ def _routes(item_ids: Sequence[int]) -> list[tuple[int, str]]:
 
     run_of: dict[int, int] = {}
     for start in range(0, len(item_ids), _CHUNK):
-        chunk = item_ids[start:start + _CHUNK]
+        chunk = item_ids[start : start + _CHUNK]
         run_of.update(ItemResult.objects.filter(pk__in=chunk).values_list("id", "run_id"))
     queue_of_run = {
         run_id: queue_for_spec(spec or {})
-        for run_id, spec in Run.objects.filter(pk__in=set(run_of.values())).values_list("id", "spec")
+        for run_id, spec in Run.objects.filter(pk__in=set(run_of.values())).values_list(
+            "id", "spec"
+        )
     }
     return [(i, queue_of_run[run_of[i]]) for i in item_ids if i in run_of]
 
@@ -120,8 +123,13 @@ def enqueue_job_items(job_id: int, item_ids: Sequence[int]) -> int:
         try:
             evaluate_item.apply_async((item_id,), queue=queue)
         except BROKER_ERRORS as exc:
-            log.warning("job %s: broker lost after queueing %d of %d items; the reaper queues "
-                        "the rest: %r", job_id, n, len(routes), exc)
+            log.warning(
+                "job %s: broker lost after queueing %d of %d items; the reaper queues the rest: %r",
+                job_id,
+                n,
+                len(routes),
+                exc,
+            )
             return n
     return len(routes)
 

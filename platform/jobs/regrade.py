@@ -28,8 +28,16 @@ def _judge_callable(judge: ModelConfig, run: Run, item: ItemResult):
         draws[prompt] = n + 1
         scope_set(CallScope(run_id=run.pk, item_id=item.pk))
         try:
-            return gateway().complete([{"role": "user", "content": prompt}], model=judge,
-                                      sample_index=item.sample_index * 100 + n, purpose="judge").text
+            return (
+                gateway()
+                .complete(
+                    [{"role": "user", "content": prompt}],
+                    model=judge,
+                    sample_index=item.sample_index * 100 + n,
+                    purpose="judge",
+                )
+                .text
+            )
         finally:
             scope_set(None)
 
@@ -45,7 +53,9 @@ def run_regrade(*, run: Run, use_judge: bool = True) -> dict[str, int]:
     if regrade is None:
         raise ValueError(f"run {run.pk} is a {spec.label} run; {spec.label} has no re-grading")
     config = run.spec.get("config", run.benchmark.config)
-    judge = run.benchmark.judge.to_config() if (use_judge and run.benchmark.judge is not None) else None
+    judge = (
+        run.benchmark.judge.to_config() if (use_judge and run.benchmark.judge is not None) else None
+    )
     items = list(run.items.filter(state=ItemResult.State.DONE).order_by("item_key", "sample_index"))
     now = timezone.now().isoformat()
     changed = 0
@@ -53,16 +63,23 @@ def run_regrade(*, run: Run, use_judge: bool = True) -> dict[str, int]:
     for item in items:
         details = dict(item.details or {})
         outcome = regrade(
-            config=config, key=item.item_key, details=details,
+            config=config,
+            key=item.item_key,
+            details=details,
             judge=_judge_callable(judge, run, item) if judge else None,
             previous_scores=dict(item.scores or {}),
         )
         history = list(details.get("history") or [])
-        history.append({
-            "regraded_at": now, "grader_version": details.get("grader_version"),
-            "score": item.score, "scores": item.scores, "answers": details.get("answers"),
-            "steps": details.get("steps"),
-        })
+        history.append(
+            {
+                "regraded_at": now,
+                "grader_version": details.get("grader_version"),
+                "score": item.score,
+                "scores": item.scores,
+                "answers": details.get("answers"),
+                "steps": details.get("steps"),
+            }
+        )
         outcome.details = {**outcome.details, "history": history}
         changed += int(outcome.score != item.score)
         updates.append((item, outcome))
@@ -72,12 +89,20 @@ def run_regrade(*, run: Run, use_judge: bool = True) -> dict[str, int]:
             # keep the model's prompt and reply entries; replace the grading ones
             head = [t for t in (item.transcript or []) if t.get("role") in ("prompt", "reply")]
             ItemResult.objects.filter(pk=item.pk).update(
-                score=outcome.score, scores=outcome.scores, details=outcome.details,
+                score=outcome.score,
+                scores=outcome.scores,
+                details=outcome.details,
                 transcript=head + outcome.transcript,
             )
         run_spec = dict(run.spec)
         run_spec.setdefault("regrades", []).append(
-            {"at": now, "from": run_spec.get("grader_version"), "to": grader_version, "judge": judge is not None})
+            {
+                "at": now,
+                "from": run_spec.get("grader_version"),
+                "to": grader_version,
+                "judge": judge is not None,
+            }
+        )
         run_spec["grader_version"] = grader_version
         Run.objects.filter(pk=run.pk).update(spec=run_spec)
     run_aggregate(run_id=run.pk)

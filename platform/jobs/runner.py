@@ -63,9 +63,13 @@ def _resolver(spec: dict):
             if entry is None:
                 raise EvaluationError(f"unknown model {slug_or_model!r}")
             f = frozen.get(entry.slug)
-            cache[slug_or_model] = frozen_model(
-                entry, model=f.get("model"), params=f.get("params"), vision=f.get("vision")
-            ) if f else entry.to_config()
+            cache[slug_or_model] = (
+                frozen_model(
+                    entry, model=f.get("model"), params=f.get("params"), vision=f.get("vision")
+                )
+                if f
+                else entry.to_config()
+            )
         return cache[slug_or_model]
 
     return resolve
@@ -77,9 +81,11 @@ def _finished_reader(run_id: int):
 
     def finished(fields):
         names = [str(f) for f in fields]
-        rows = (ItemResult.objects.filter(run_id=run_id, state=ItemResult.State.DONE)
-                .annotate(**{f"_f{i}": KT(f"details__{name}") for i, name in enumerate(names)})
-                .values_list(*[f"_f{i}" for i in range(len(names))]))
+        rows = (
+            ItemResult.objects.filter(run_id=run_id, state=ItemResult.State.DONE)
+            .annotate(**{f"_f{i}": KT(f"details__{name}") for i, name in enumerate(names)})
+            .values_list(*[f"_f{i}" for i in range(len(names))])
+        )
         return [dict(zip(names, row, strict=True)) for row in rows]
 
     return finished
@@ -90,8 +96,12 @@ def run_models(run) -> tuple[ModelConfig, ModelConfig | None]:
     the benchmark's judge after submission does not change a submitted run."""
     spec = run.spec or {}
     if "model_params" in spec:
-        model = frozen_model(run.model, model=spec.get("model"), params=spec["model_params"],
-                             vision=spec.get("model_vision"))
+        model = frozen_model(
+            run.model,
+            model=spec.get("model"),
+            params=spec["model_params"],
+            vision=spec.get("model_vision"),
+        )
     else:  # a spec from before parameters were frozen: the old behaviour
         model = run.model.to_config()
         override = run.job.params_override or {}
@@ -102,20 +112,26 @@ def run_models(run) -> tuple[ModelConfig, ModelConfig | None]:
         return model, judge_entry.to_config() if judge_entry is not None else None
     if not spec["judge"]:
         return model, None
-    entry = (ModelEntry.objects.filter(slug=spec.get("judge_slug")).first()
-             if spec.get("judge_slug") else None) or run.benchmark.judge
+    entry = (
+        ModelEntry.objects.filter(slug=spec.get("judge_slug")).first()
+        if spec.get("judge_slug")
+        else None
+    ) or run.benchmark.judge
     if entry is None:
-        raise EvaluationError(f"judge {spec.get('judge_slug') or spec['judge']!r} of this run "
-                              "is no longer in the catalogue")
-    return model, frozen_model(entry, model=spec["judge"], params=spec.get("judge_params"),
-                               vision=spec.get("judge_vision"))
+        raise EvaluationError(
+            f"judge {spec.get('judge_slug') or spec['judge']!r} of this run "
+            "is no longer in the catalogue"
+        )
+    return model, frozen_model(
+        entry, model=spec["judge"], params=spec.get("judge_params"), vision=spec.get("judge_vision")
+    )
 
 
 def execute_item(item_id: int, token: str) -> str:
     """Evaluate a claimed item. Returns the state it ended in."""
-    item = ItemResult.objects.select_related(
-        "run__model", "run__benchmark__judge", "run__job"
-    ).get(pk=item_id)
+    item = ItemResult.objects.select_related("run__model", "run__benchmark__judge", "run__job").get(
+        pk=item_id
+    )
     run = item.run
     family = get_family(run.benchmark.family)
     config = run.spec.get("config", run.benchmark.config)
@@ -123,12 +139,15 @@ def execute_item(item_id: int, token: str) -> str:
 
     def generate(messages, *, model, sample_index=0, purpose="model", params=None):
         release_connection()  # nobody holds a pooled connection while waiting on a model
-        completion = gateway().complete(messages, model=model, sample_index=sample_index,
-                                        purpose=purpose, params=params)
+        completion = gateway().complete(
+            messages, model=model, sample_index=sample_index, purpose=purpose, params=params
+        )
         release_connection()
         # the evaluator stores what it is given: hand it text the database can hold
         clean = storable(completion.text)
-        return completion if clean is completion.text else dataclasses.replace(completion, text=clean)
+        return (
+            completion if clean is completion.text else dataclasses.replace(completion, text=clean)
+        )
 
     def checkpoint(state: dict) -> None:
         held = services.item_heartbeat(item_id=item_id, token=token, checkpoint=state)
@@ -144,8 +163,12 @@ def execute_item(item_id: int, token: str) -> str:
         return lease.lost or _job_cancelled(job_id)
 
     ctx = EvalContext(
-        generate=generate, checkpoint=checkpoint, resume=item.checkpoint,
-        is_cancelled=is_cancelled, resolve_model=_resolver(run.spec or {}), judge=judge,
+        generate=generate,
+        checkpoint=checkpoint,
+        resume=item.checkpoint,
+        is_cancelled=is_cancelled,
+        resolve_model=_resolver(run.spec or {}),
+        judge=judge,
         finished=_finished_reader(run.pk),
     )
     scope_set(CallScope(run_id=run.pk, item_id=item_id))
@@ -189,4 +212,6 @@ def release_after_infrastructure_error(item_id: int, token: str) -> None:
     try:
         services.item_release(item_id=item_id, token=token)
     except DatabaseError:
-        log.warning("could not release item %s; its lease will expire and the reaper requeues it", item_id)
+        log.warning(
+            "could not release item %s; its lease will expire and the reaper requeues it", item_id
+        )

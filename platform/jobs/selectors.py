@@ -14,8 +14,10 @@ def models_by_names(names: list[str]) -> list[ModelEntry]:
     """Each name is a slug or a litellm model string; unknown names are an error naming them."""
     found, missing = [], []
     for name in names:
-        entry = (ModelEntry.objects.filter(slug=name).first()
-                 or ModelEntry.objects.filter(litellm_model=name).first())
+        entry = (
+            ModelEntry.objects.filter(slug=name).first()
+            or ModelEntry.objects.filter(litellm_model=name).first()
+        )
         (found.append(entry) if entry else missing.append(name))
     if missing:
         raise ValidationError(f"unknown model(s): {', '.join(missing)} (register them first)")
@@ -39,7 +41,11 @@ def job_progress(*, job_id: int, job: Job | None = None) -> dict:
     job = job if job is not None else Job.objects.get(pk=job_id)
     # An ended job has nothing running: skip the count over its (possibly millions of) items.
     live = job.status in (Job.Status.PENDING, Job.Status.RUNNING)
-    running = ItemResult.objects.filter(run__job_id=job_id, state=ItemResult.State.RUNNING).count() if live else 0
+    running = (
+        ItemResult.objects.filter(run__job_id=job_id, state=ItemResult.State.RUNNING).count()
+        if live
+        else 0
+    )
     elapsed = None
     if job.started_at:
         end = job.finished_at
@@ -50,7 +56,13 @@ def job_progress(*, job_id: int, job: Job | None = None) -> dict:
     remaining = job.total_items - job.ended_items
     eta = (remaining / rate) if rate and job.status == Job.Status.RUNNING else None
     return {
-        "id": job.pk, "status": job.status, "total": job.total_items, "done": job.done_items,
-        "failed": job.failed_items, "running": running, "elapsed_s": elapsed,
-        "rate_per_s": rate, "eta_s": eta,
+        "id": job.pk,
+        "status": job.status,
+        "total": job.total_items,
+        "done": job.done_items,
+        "failed": job.failed_items,
+        "running": running,
+        "elapsed_s": elapsed,
+        "rate_per_s": rate,
+        "eta_s": eta,
     }

@@ -48,10 +48,15 @@ def job_submit(
         raise ValidationError("a job needs at least one model")
     if not benchmarks:
         raise ValidationError("a job needs at least one benchmark")
-    if samples is not None and (not isinstance(samples, int) or isinstance(samples, bool)
-                                or not 1 <= samples <= settings.PODIUM_MAX_SAMPLES):
-        raise ValidationError(f"samples must be an integer from 1 to {settings.PODIUM_MAX_SAMPLES} "
-                              f"(PODIUM_MAX_SAMPLES), got {samples!r}")
+    if samples is not None and (
+        not isinstance(samples, int)
+        or isinstance(samples, bool)
+        or not 1 <= samples <= settings.PODIUM_MAX_SAMPLES
+    ):
+        raise ValidationError(
+            f"samples must be an integer from 1 to {settings.PODIUM_MAX_SAMPLES} "
+            f"(PODIUM_MAX_SAMPLES), got {samples!r}"
+        )
     if len({m.pk for m in models}) != len(models):
         raise ValidationError("a model is listed twice; list each model once")
     for model in models:
@@ -71,8 +76,10 @@ def job_submit(
             raise ValidationError(f"benchmark {benchmark.slug}: {exc}") from exc
         n = samples or benchmark.default_samples
         if not 1 <= n <= settings.PODIUM_MAX_SAMPLES:
-            raise ValidationError(f"benchmark {benchmark.slug}: {n} samples is over the cap of "
-                                  f"{settings.PODIUM_MAX_SAMPLES} (PODIUM_MAX_SAMPLES)")
+            raise ValidationError(
+                f"benchmark {benchmark.slug}: {n} samples is over the cap of "
+                f"{settings.PODIUM_MAX_SAMPLES} (PODIUM_MAX_SAMPLES)"
+            )
         try:
             keys = family.items(config, samples=n)
         except ConfigError as exc:  # the benchmark's data (an exam file, a CSV) does not load
@@ -81,8 +88,10 @@ def job_submit(
             raise ValidationError(f"benchmark {benchmark.slug} has no items")
         planned_items += len(keys) * len(models)
         if planned_items > settings.PODIUM_MAX_JOB_ITEMS:
-            raise ValidationError(f"this job would have over {settings.PODIUM_MAX_JOB_ITEMS} items "
-                                  "(PODIUM_MAX_JOB_ITEMS); split it into several jobs")
+            raise ValidationError(
+                f"this job would have over {settings.PODIUM_MAX_JOB_ITEMS} items "
+                "(PODIUM_MAX_JOB_ITEMS); split it into several jobs"
+            )
         playable = family_builtins(benchmark.family)
         for model in models:
             if model.is_builtin and model.litellm_model.removeprefix("builtin/") not in playable:
@@ -90,19 +99,31 @@ def job_submit(
                     f"built-in player {model.litellm_model} cannot play {benchmark.family} "
                     f"benchmark {benchmark.slug}; built-ins there: {', '.join(sorted(playable))}"
                 )
-            spec = run_spec_build(family=family, config=config, model=model, benchmark=benchmark,
-                                  samples=n, params_override=params_override)
+            spec = run_spec_build(
+                family=family,
+                config=config,
+                model=model,
+                benchmark=benchmark,
+                samples=n,
+                params_override=params_override,
+            )
             plans.append((model, benchmark, spec, keys))
 
     with transaction.atomic():
         job = Job.objects.create(
             name=name or ", ".join(b.slug for b in benchmarks)[:200],
-            samples=samples or 0, params_override=params_override, submitted_by=submitted_by,
+            samples=samples or 0,
+            params_override=params_override,
+            submitted_by=submitted_by,
         )
         total = 0
         for model, benchmark, spec, keys in plans:
             run = Run.objects.create(
-                job=job, model=model, benchmark=benchmark, spec=spec, spec_hash=spec_hash(spec),
+                job=job,
+                model=model,
+                benchmark=benchmark,
+                spec=spec,
+                spec_hash=spec_hash(spec),
                 total_items=len(keys),
             )
             ItemResult.objects.bulk_create(
@@ -127,7 +148,8 @@ def job_dispatch(*, job_id: int) -> int:
         return 0
     ids = list(
         ItemResult.objects.filter(run__job_id=job_id, state=ItemResult.State.PENDING)
-        .order_by("run_id", "sample_index", "id").values_list("id", flat=True)
+        .order_by("run_id", "sample_index", "id")
+        .values_list("id", flat=True)
     )
     return queue.enqueue_job_items(job_id, ids)
 
@@ -149,12 +171,17 @@ def item_claim(*, item_id: int) -> str | None:
     run_id, job_id = owners
     token = uuid.uuid4().hex
     now = timezone.now()
-    claimed = ItemResult.objects.filter(pk=item_id, state=ItemResult.State.PENDING).exclude(
-        Exists(Job.objects.filter(pk=job_id, status=Job.Status.CANCELLED))
-    ).update(
-        state=ItemResult.State.RUNNING, claim_token=token,
-        lease_until=now + timedelta(seconds=settings.PODIUM_ITEM_LEASE_SECONDS),
-        attempts=F("attempts") + 1, started_at=now, error="",
+    claimed = (
+        ItemResult.objects.filter(pk=item_id, state=ItemResult.State.PENDING)
+        .exclude(Exists(Job.objects.filter(pk=job_id, status=Job.Status.CANCELLED)))
+        .update(
+            state=ItemResult.State.RUNNING,
+            claim_token=token,
+            lease_until=now + timedelta(seconds=settings.PODIUM_ITEM_LEASE_SECONDS),
+            attempts=F("attempts") + 1,
+            started_at=now,
+            error="",
+        )
     )
     if not claimed:
         return None
@@ -173,8 +200,9 @@ def item_heartbeat(*, item_id: int, token: str, checkpoint: dict | None = None) 
     if checkpoint is not None:
         fields["checkpoint"] = checkpoint
     return bool(
-        ItemResult.objects.filter(pk=item_id, claim_token=token, state=ItemResult.State.RUNNING)
-        .update(**fields)
+        ItemResult.objects.filter(
+            pk=item_id, claim_token=token, state=ItemResult.State.RUNNING
+        ).update(**fields)
     )
 
 
@@ -184,9 +212,15 @@ def item_finish(*, item_id: int, token: str, outcome: ItemOutcome) -> bool:
         won = ItemResult.objects.filter(
             pk=item_id, claim_token=token, state=ItemResult.State.RUNNING
         ).update(
-            state=ItemResult.State.DONE, score=outcome.score, scores=outcome.scores,
-            details=outcome.details, transcript=outcome.transcript, checkpoint=None,
-            finished_at=timezone.now(), lease_until=None, error="",
+            state=ItemResult.State.DONE,
+            score=outcome.score,
+            scores=outcome.scores,
+            details=outcome.details,
+            transcript=outcome.transcript,
+            checkpoint=None,
+            finished_at=timezone.now(),
+            lease_until=None,
+            error="",
         )
         if won:
             owners = _owners(item_id)
@@ -196,14 +230,18 @@ def item_finish(*, item_id: int, token: str, outcome: ItemOutcome) -> bool:
     return bool(won)
 
 
-def item_fail(*, item_id: int, token: str | None, reason: str, transcript: list | None = None) -> bool:
+def item_fail(
+    *, item_id: int, token: str | None, reason: str, transcript: list | None = None
+) -> bool:
     """Mark an item failed with its reason (shown on the job page; a resume retries it)."""
     qs = ItemResult.objects.filter(pk=item_id, state=ItemResult.State.RUNNING)
     if token is not None:
         qs = qs.filter(claim_token=token)
     fields: dict[str, Any] = {
-        "state": ItemResult.State.FAILED, "error": reason[:MAX_ERROR_CHARS],
-        "finished_at": timezone.now(), "lease_until": None,
+        "state": ItemResult.State.FAILED,
+        "error": reason[:MAX_ERROR_CHARS],
+        "finished_at": timezone.now(),
+        "lease_until": None,
     }
     if transcript is not None:
         fields["transcript"] = transcript
@@ -220,15 +258,17 @@ def item_fail(*, item_id: int, token: str | None, reason: str, transcript: list 
 def item_release(*, item_id: int, token: str) -> bool:
     """Give a claimed item back (a transient infrastructure error): it will be claimed again."""
     return bool(
-        ItemResult.objects.filter(pk=item_id, claim_token=token, state=ItemResult.State.RUNNING)
-        .update(state=ItemResult.State.PENDING, claim_token="", lease_until=None)
+        ItemResult.objects.filter(
+            pk=item_id, claim_token=token, state=ItemResult.State.RUNNING
+        ).update(state=ItemResult.State.PENDING, claim_token="", lease_until=None)
     )
 
 
 def item_cancel(*, item_id: int, token: str) -> bool:
     return bool(
-        ItemResult.objects.filter(pk=item_id, claim_token=token, state=ItemResult.State.RUNNING)
-        .update(state=ItemResult.State.CANCELLED, lease_until=None, finished_at=timezone.now())
+        ItemResult.objects.filter(
+            pk=item_id, claim_token=token, state=ItemResult.State.RUNNING
+        ).update(state=ItemResult.State.CANCELLED, lease_until=None, finished_at=timezone.now())
     )
 
 
@@ -260,17 +300,27 @@ def run_aggregate(*, run_id: int) -> Run:
     """Compute and store a run's metrics from its stored items and call log. Idempotent."""
     run = Run.objects.select_related("benchmark", "model").get(pk=run_id)
     family = get_family(run.benchmark.family)
-    rows = ItemResult.objects.filter(
-        run_id=run_id, state__in=[ItemResult.State.DONE, ItemResult.State.FAILED]
-    ).order_by("item_key", "sample_index").values_list(
-        "item_key", "sample_index", "state", "score", "scores", "details"
+    rows = (
+        ItemResult.objects.filter(
+            run_id=run_id, state__in=[ItemResult.State.DONE, ItemResult.State.FAILED]
+        )
+        .order_by("item_key", "sample_index")
+        .values_list("item_key", "sample_index", "state", "score", "scores", "details")
     )
     outcomes = [
-        StoredOutcome(key=k, sample_index=s, state="done" if st == ItemResult.State.DONE else "failed",
-                      score=sc, scores=scs or {}, details=d or {})
+        StoredOutcome(
+            key=k,
+            sample_index=s,
+            state="done" if st == ItemResult.State.DONE else "failed",
+            score=sc,
+            scores=scs or {},
+            details=d or {},
+        )
         for k, s, st, sc, scs, d in rows
     ]
-    metrics = family.aggregate(config=run.spec.get("config", run.benchmark.config), outcomes=outcomes)
+    metrics = family.aggregate(
+        config=run.spec.get("config", run.benchmark.config), outcomes=outcomes
+    )
     model_calls, judge_calls = Q(purpose="model"), Q(purpose="judge")
     usage = LLMCall.objects.filter(run_id=run_id, cache_hit=False).aggregate(
         # the model's own usage; the judge's is kept apart (never counted as the model's)
@@ -286,11 +336,17 @@ def run_aggregate(*, run_id: int) -> Run:
     )
     ended = run.done_items + run.failed_items >= run.total_items
     Run.objects.filter(pk=run_id).update(
-        metrics=metrics, score=metrics.get("score"), score_se=metrics.get("score_se"),
-        input_tokens=usage["model_in"] or 0, output_tokens=usage["model_out"] or 0,
-        reasoning_tokens=usage["model_reasoning"] or 0, cost_usd=usage["cost"] or 0.0,
-        judge_cost_usd=usage["judge_cost"] or 0.0, cost_unknown_calls=usage["unknown"] or 0,
-        judge_input_tokens=usage["judge_in"] or 0, judge_output_tokens=usage["judge_out"] or 0,
+        metrics=metrics,
+        score=metrics.get("score"),
+        score_se=metrics.get("score_se"),
+        input_tokens=usage["model_in"] or 0,
+        output_tokens=usage["model_out"] or 0,
+        reasoning_tokens=usage["model_reasoning"] or 0,
+        cost_usd=usage["cost"] or 0.0,
+        judge_cost_usd=usage["judge_cost"] or 0.0,
+        cost_unknown_calls=usage["unknown"] or 0,
+        judge_input_tokens=usage["judge_in"] or 0,
+        judge_output_tokens=usage["judge_out"] or 0,
         aggregated_at=timezone.now(),
         **({"status": Run.Status.DONE, "finished_at": timezone.now()} if ended else {}),
     )
@@ -329,7 +385,8 @@ def job_resume(*, job: Job) -> int:
             )
             if failed or cancelled:
                 Run.objects.filter(pk=run.pk).update(
-                    failed_items=F("failed_items") - failed, status=Run.Status.PENDING,
+                    failed_items=F("failed_items") - failed,
+                    status=Run.Status.PENDING,
                     finished_at=None,
                 )
             reset += failed + cancelled
@@ -354,14 +411,18 @@ def items_reap(*, now=None) -> dict[str, int]:
     now = now or timezone.now()
     repaired = runs_finish_stuck()  # database only: done first, so a broker outage cannot stop it
     expired = list(
-        ItemResult.objects.filter(state=ItemResult.State.RUNNING, lease_until__lt=now)
-        .values_list("id", "attempts")
+        ItemResult.objects.filter(state=ItemResult.State.RUNNING, lease_until__lt=now).values_list(
+            "id", "attempts"
+        )
     )
     requeue, failed = [], 0
     for item_id, attempts in expired:
         if attempts >= settings.PODIUM_MAX_ITEM_ATTEMPTS:
-            if item_fail(item_id=item_id, token=None,
-                         reason=f"worker lost {attempts} times while evaluating this item"):
+            if item_fail(
+                item_id=item_id,
+                token=None,
+                reason=f"worker lost {attempts} times while evaluating this item",
+            ):
                 failed += 1
             continue
         if ItemResult.objects.filter(
@@ -374,10 +435,17 @@ def items_reap(*, now=None) -> dict[str, int]:
             ItemResult.objects.filter(
                 state=ItemResult.State.PENDING,
                 run__job__status__in=[Job.Status.PENDING, Job.Status.RUNNING],
-            ).exclude(pk__in=requeue).values_list("id", flat=True)
+            )
+            .exclude(pk__in=requeue)
+            .values_list("id", flat=True)
         )
     queue.enqueue_items(requeue + orphans)
-    return {"requeued": len(requeue), "failed": failed, "orphans": len(orphans), "repaired": repaired}
+    return {
+        "requeued": len(requeue),
+        "failed": failed,
+        "orphans": len(orphans),
+        "repaired": repaired,
+    }
 
 
 def runs_finish_stuck() -> int:
@@ -392,9 +460,13 @@ def runs_finish_stuck() -> int:
         run_id=OuterRef("pk"), state__in=[ItemResult.State.PENDING, ItemResult.State.RUNNING]
     )
     stuck_runs = list(
-        Run.objects.filter(status__in=[Run.Status.PENDING, Run.Status.RUNNING], job__status__in=live,
-                           done_items__gte=F("total_items") - F("failed_items"))
-        .exclude(Exists(unfinished)).values_list("pk", "job_id")
+        Run.objects.filter(
+            status__in=[Run.Status.PENDING, Run.Status.RUNNING],
+            job__status__in=live,
+            done_items__gte=F("total_items") - F("failed_items"),
+        )
+        .exclude(Exists(unfinished))
+        .values_list("pk", "job_id")
     )
     repaired = 0
     for run_id, job_id in stuck_runs:
@@ -403,11 +475,12 @@ def runs_finish_stuck() -> int:
             repaired += 1
         except Exception:  # one broken run must not stop the repair of the others
             log.exception("run %s: final aggregation failed again; will retry", run_id)
-    stuck_jobs = Job.objects.filter(status__in=live, total_items__gt=0,
-                                    done_items__gte=F("total_items") - F("failed_items"))
+    stuck_jobs = Job.objects.filter(
+        status__in=live, total_items__gt=0, done_items__gte=F("total_items") - F("failed_items")
+    )
     for job_id in stuck_jobs.values_list("pk", flat=True):
         if not Run.objects.filter(job_id=job_id).exclude(status=Run.Status.DONE).exists():
             repaired += Job.objects.filter(pk=job_id, status__in=live).update(
-                status=Job.Status.DONE, finished_at=timezone.now())
+                status=Job.Status.DONE, finished_at=timezone.now()
+            )
     return repaired
-

@@ -17,12 +17,19 @@ def code_version() -> str:
     """The git commit of the code, with '+dirty' when the work tree differs from it."""
     try:
         sha = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=settings.BASE_DIR, capture_output=True, text=True,
-            timeout=5, check=True,
+            ["git", "rev-parse", "HEAD"],
+            cwd=settings.BASE_DIR,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=settings.BASE_DIR,
-            capture_output=True, text=True, timeout=5,
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=settings.BASE_DIR,
+            capture_output=True,
+            text=True,
+            timeout=5,
         ).stdout.strip()
         return sha + ("+dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
@@ -30,8 +37,13 @@ def code_version() -> str:
 
 
 def run_spec_build(
-    *, family: FamilyEvaluator, config: dict[str, Any], model: ModelEntry, benchmark: Benchmark,
-    samples: int, params_override: dict[str, Any],
+    *,
+    family: FamilyEvaluator,
+    config: dict[str, Any],
+    model: ModelEntry,
+    benchmark: Benchmark,
+    samples: int,
+    params_override: dict[str, Any],
 ) -> dict[str, Any]:
     family_spec = family.spec(config)
     judge = benchmark.judge if benchmark.judge_id else None
@@ -72,17 +84,20 @@ def _partner_models(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
-def frozen_model(entry: ModelEntry, *, model: str | None, params: dict[str, Any] | None,
-                 vision: bool | None) -> ModelConfig:
+def frozen_model(
+    entry: ModelEntry, *, model: str | None, params: dict[str, Any] | None, vision: bool | None
+) -> ModelConfig:
     """The catalogue entry's endpoint and limits with the model string, parameters and modality
     recorded in a spec (each falls back to the entry's when the spec predates it)."""
     config = entry.to_config()
-    return ModelConfig(**{
-        **config.__dict__,
-        "model": model if model else config.model,
-        "params": dict(params) if params is not None else dict(config.params),
-        "vision": bool(vision) if vision is not None else config.vision,
-    })
+    return ModelConfig(
+        **{
+            **config.__dict__,
+            "model": model if model else config.model,
+            "params": dict(params) if params is not None else dict(config.params),
+            "vision": bool(vision) if vision is not None else config.vision,
+        }
+    )
 
 
 def spec_hash(spec: dict[str, Any]) -> str:

@@ -27,7 +27,11 @@ def dispatch_job(job_id: int) -> int:
 
 
 @shared_task(
-    name="jobs.evaluate_item", bind=True, acks_late=True, ignore_result=True, max_retries=None,
+    name="jobs.evaluate_item",
+    bind=True,
+    acks_late=True,
+    ignore_result=True,
+    max_retries=None,
 )
 def evaluate_item(self, item_id: int) -> str | None:
     close_old_connections()
@@ -58,4 +62,3 @@ def evaluate_item(self, item_id: int) -> str | None:
 def reap_expired_items() -> dict[str, int]:
     close_old_connections()
     return services.items_reap()
-

@@ -6,7 +6,18 @@ from leaderboard.services import leaderboard_refresh_pair
 
 @admin.register(LeaderboardEntry)
 class LeaderboardEntryAdmin(admin.ModelAdmin):
-    list_display = ["model", "benchmark", "part", "family", "group", "score", "score_se", "norm", "run", "updated_at"]
+    list_display = [
+        "model",
+        "benchmark",
+        "part",
+        "family",
+        "group",
+        "score",
+        "score_se",
+        "norm",
+        "run",
+        "updated_at",
+    ]
     list_filter = ["family"]
     search_fields = ["model__slug", "benchmark__slug", "part"]
     readonly_fields = [f.name for f in LeaderboardEntry._meta.fields]

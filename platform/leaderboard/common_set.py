@@ -33,10 +33,14 @@ class Point:
 @dataclass
 class FamilyRanking:
     common: list[str]  # the benchmark keys every ranked model ran
-    scores: dict[int, tuple[float | None, float | None]] = field(default_factory=dict)  # ranked only
+    scores: dict[int, tuple[float | None, float | None]] = field(
+        default_factory=dict
+    )  # ranked only
     ranks: dict[int, tuple[int, int] | None] = field(default_factory=dict)
     coverage: dict[int, int] = field(default_factory=dict)  # common keys each model ran
-    own: dict[int, tuple[float | None, float | None]] = field(default_factory=dict)  # mean over what it ran
+    own: dict[int, tuple[float | None, float | None]] = field(
+        default_factory=dict
+    )  # mean over what it ran
     excluded: set[int] = field(default_factory=set)  # sanity checks: shown, never ranked
 
     def ranked(self, model_id: int) -> bool:

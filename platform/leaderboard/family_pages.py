@@ -17,13 +17,29 @@ TOP_ROWS = 50  # rows of a secondary table shown on a page (downloads carry all)
 # into rotated tick labels or an axis title below the plot.
 # No "template" here: plotly.py validates and copies a template on every figure (about 40 ms each);
 # the page applies the same plotly_white look in the browser (pages.chart_template, charts.js).
-LAYOUT = {"height": 400, "margin": {"l": 55, "r": 20, "t": 95, "b": 70},
-          "font": {"size": 12},
-          "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0}}
+LAYOUT = {
+    "height": 400,
+    "margin": {"l": 55, "r": 20, "t": 95, "b": 70},
+    "font": {"size": 12},
+    "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0},
+}
 
 # the columns the family pages read: skipping timestamps and model settings halves the cost
-ENTRY_FIELDS = ("model_id", "benchmark_id", "part", "group", "label", "run_id", "score", "score_se",
-                "score_lo", "score_hi", "summary", "model__slug", "model__display_name")
+ENTRY_FIELDS = (
+    "model_id",
+    "benchmark_id",
+    "part",
+    "group",
+    "label",
+    "run_id",
+    "score",
+    "score_se",
+    "score_lo",
+    "score_hi",
+    "summary",
+    "model__slug",
+    "model__display_name",
+)
 
 
 @dataclass(frozen=True)
@@ -37,6 +53,7 @@ class EntryModel:
 class EntryRow:
     """A read-only LeaderboardEntry as the family pages use it: built from a values() row, about
     ten times cheaper than ORM instances (a family page reads every entry of the family)."""
+
     model_id: int
     benchmark_id: int
     part: str
@@ -51,8 +68,21 @@ class EntryRow:
     model: EntryModel
 
 
-_VALUES = ("model_id", "benchmark_id", "part", "group", "label", "run_id", "score", "score_se",
-           "score_lo", "score_hi", "summary", "model__slug", "model__display_name")
+_VALUES = (
+    "model_id",
+    "benchmark_id",
+    "part",
+    "group",
+    "label",
+    "run_id",
+    "score",
+    "score_se",
+    "score_lo",
+    "score_hi",
+    "summary",
+    "model__slug",
+    "model__display_name",
+)
 
 
 _ENTRIES: dict[str, tuple[str, list[EntryRow]]] = {}  # family -> (read-model fingerprint, rows)
@@ -73,8 +103,11 @@ def family_entries(family: str) -> list[EntryRow]:
 def _family_entries(family: str) -> list[EntryRow]:
     models: dict[int, EntryModel] = {}
     out = []
-    for v in (LeaderboardEntry.objects.filter(family=family).order_by("model__display_name", "id")
-              .values_list(*_VALUES)):
+    for v in (
+        LeaderboardEntry.objects.filter(family=family)
+        .order_by("model__display_name", "id")
+        .values_list(*_VALUES)
+    ):
         model = models.get(v[0]) or models.setdefault(v[0], EntryModel(v[0], v[11], v[12]))
         out.append(EntryRow(*v[:11], model=model))  # type: ignore[misc]  # v[:11] is the 11 fields
     return out

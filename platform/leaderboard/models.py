@@ -17,8 +17,12 @@ from jobs.models import Run
 class LeaderboardEntry(models.Model):
     """The latest aggregated result of one model on one benchmark (or one exam of a suite)."""
 
-    model = models.ForeignKey(ModelEntry, on_delete=models.CASCADE, related_name="leaderboard_entries")
-    benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="leaderboard_entries")
+    model = models.ForeignKey(
+        ModelEntry, on_delete=models.CASCADE, related_name="leaderboard_entries"
+    )
+    benchmark = models.ForeignKey(
+        Benchmark, on_delete=models.CASCADE, related_name="leaderboard_entries"
+    )
     # "" for a plain benchmark; the exam id for each exam of a HiPhO suite benchmark
     part = models.CharField(max_length=120, blank=True, default="")
     family = models.CharField(max_length=10, db_index=True)
@@ -45,7 +49,9 @@ class LeaderboardEntry(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["model", "benchmark", "part"], name="entry_unique_per_part")
+            models.UniqueConstraint(
+                fields=["model", "benchmark", "part"], name="entry_unique_per_part"
+            )
         ]
         indexes = [models.Index(fields=["family", "group"])]
         verbose_name_plural = "leaderboard entries"
@@ -66,7 +72,9 @@ class FamilyScore(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["model", "family"], name="family_score_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["model", "family"], name="family_score_unique")
+        ]
         indexes = [models.Index(fields=["family", "score"])]
 
     def __str__(self) -> str:

@@ -43,10 +43,31 @@ def fingerprint() -> str:
 # Query parameters the cached pages read, with bounded values. A request with any other
 # parameter, a free-text search (q) or an over-long value is rendered uncached: keyed on the raw
 # query string, anyone could fill the cache with distinct keys (?x=1, ?x=2, ...).
-CACHEABLE_PARAMS = frozenset({
-    "org", "open", "modality", "size_min", "size_max", "family", "sort", "dir", "page", "per_page",
-    "state", "status", "task", "setting", "players", "group", "all", "download", "format", "runs", "i",
-})
+CACHEABLE_PARAMS = frozenset(
+    {
+        "org",
+        "open",
+        "modality",
+        "size_min",
+        "size_max",
+        "family",
+        "sort",
+        "dir",
+        "page",
+        "per_page",
+        "state",
+        "status",
+        "task",
+        "setting",
+        "players",
+        "group",
+        "all",
+        "download",
+        "format",
+        "runs",
+        "i",
+    }
+)
 MAX_PARAM_CHARS = 64
 MAX_PARAMS = 12
 

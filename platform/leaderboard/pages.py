@@ -54,7 +54,9 @@ def render_page(
 def paginate(request: HttpRequest, items, per_page: int = PAGE_SIZE) -> Page:
     """One page of rows; a table download gets every row."""
     if request.GET.get("download"):
-        count = items.count() if hasattr(items, "count") and not isinstance(items, list) else len(items)
+        count = (
+            items.count() if hasattr(items, "count") and not isinstance(items, list) else len(items)
+        )
         return Paginator(items, max(count, 1)).get_page(1)
     return Paginator(items, per_page).get_page(request.GET.get("page"))
 
@@ -81,7 +83,7 @@ def pm(score: Any, se: Any, digits: int = 1) -> str:
 
 
 def interval_text(lo: Any, hi: Any, se: Any = 0.0, digits: int = 2) -> str:
-    """"[lo, hi]", or "one sample" where a zero-width interval only means nothing was repeated
+    """ "[lo, hi]", or "one sample" where a zero-width interval only means nothing was repeated
     (no SE either: one sample per problem), never a measured certainty."""
     if finite(lo) is None or finite(hi) is None:
         return "—"
@@ -150,7 +152,9 @@ def chart_template() -> dict[str, Any]:
     sets it on every figure of the page (the figures themselves stay small and fast to build)."""
     from plotly.utils import PlotlyJSONEncoder
 
-    return json.loads(json.dumps(pio.templates["plotly_white"].to_plotly_json(), cls=PlotlyJSONEncoder))
+    return json.loads(
+        json.dumps(pio.templates["plotly_white"].to_plotly_json(), cls=PlotlyJSONEncoder)
+    )
 
 
 def chart(fig, chart_id: str) -> dict[str, Any]:
@@ -160,7 +164,11 @@ def chart(fig, chart_id: str) -> dict[str, Any]:
     Plotly renders a subset of HTML inside text (<a href>, <span style>, ...), so a display
     name or exam id holding `<a href=…>` became a live link in the chart. Every string is
     escaped here, except the few attribute-free formatting tags our own labels use."""
-    return {"id": chart_id, "json_id": f"{chart_id}-data", "data": plotly_safe(json.loads(fig.to_json()))}
+    return {
+        "id": chart_id,
+        "json_id": f"{chart_id}-data",
+        "data": plotly_safe(json.loads(fig.to_json())),
+    }
 
 
 # Plotly decodes &lt; back to a literal "<" when it draws text, so escaped names read the same.
@@ -172,7 +180,7 @@ def _plotly_text(text: str) -> str:
         return text
     out, at = [], 0
     for tag in _PLOTLY_OWN_TAGS.finditer(text):
-        out.append(text[at:tag.start()].replace("<", "&lt;").replace(">", "&gt;"))
+        out.append(text[at : tag.start()].replace("<", "&lt;").replace(">", "&gt;"))
         out.append(tag.group(0))
         at = tag.end()
     out.append(text[at:].replace("<", "&lt;").replace(">", "&gt;"))

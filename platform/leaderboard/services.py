@@ -15,7 +15,9 @@ def representative_run(model_id: int, benchmark_id: int) -> Run | None:
     graded), then the newest. A small resume answered from the cache no longer replaces a bigger
     run; the other runs stay on the model page as history."""
     return (
-        Run.objects.filter(model_id=model_id, benchmark_id=benchmark_id, aggregated_at__isnull=False)
+        Run.objects.filter(
+            model_id=model_id, benchmark_id=benchmark_id, aggregated_at__isnull=False
+        )
         .exclude(metrics={})
         .order_by("-done_items", "-aggregated_at", "-id")
         .first()
@@ -27,10 +29,16 @@ def run_cache_use(run: Run) -> dict[str, int]:
     those replies were first paid for by another job (so this run shows 0 tokens and $0 for them)."""
     calls = LLMCall.objects.filter(run=run, purpose="model")
     hits = calls.filter(cache_hit=True)
-    paid_elsewhere = (LLMCall.objects.filter(cache_hit=False, purpose="model")
-                      .exclude(run__job_id=run.job_id).values("request_hash"))
-    return {"calls": calls.count(), "hits": hits.count(),
-            "other_jobs": hits.filter(request_hash__in=paid_elsewhere).count()}
+    paid_elsewhere = (
+        LLMCall.objects.filter(cache_hit=False, purpose="model")
+        .exclude(run__job_id=run.job_id)
+        .values("request_hash")
+    )
+    return {
+        "calls": calls.count(),
+        "hits": hits.count(),
+        "other_jobs": hits.filter(request_hash__in=paid_elsewhere).count(),
+    }
 
 
 @transaction.atomic
@@ -43,15 +51,30 @@ def leaderboard_refresh_pair(*, model_id: int, benchmark_id: int) -> list[Leader
     if run is not None:
         cache = run_cache_use(run)
         for values in entry_values(benchmark.family, dict(run.metrics or {}), benchmark.name):
-            entries.append(LeaderboardEntry(
-                model_id=model_id, benchmark=benchmark, part=values.part, family=benchmark.family,
-                group=values.group, label=values.label, run=run, score=values.score,
-                score_se=values.score_se, score_lo=values.score_lo, score_hi=values.score_hi,
-                norm=values.norm, norm_se=values.norm_se, summary={**values.summary, "cache": cache},
-                input_tokens=run.input_tokens, output_tokens=run.output_tokens,
-                cost_usd=run.cost_usd, judge_cost_usd=run.judge_cost_usd,
-                judge_input_tokens=run.judge_input_tokens, judge_output_tokens=run.judge_output_tokens,
-            ))
+            entries.append(
+                LeaderboardEntry(
+                    model_id=model_id,
+                    benchmark=benchmark,
+                    part=values.part,
+                    family=benchmark.family,
+                    group=values.group,
+                    label=values.label,
+                    run=run,
+                    score=values.score,
+                    score_se=values.score_se,
+                    score_lo=values.score_lo,
+                    score_hi=values.score_hi,
+                    norm=values.norm,
+                    norm_se=values.norm_se,
+                    summary={**values.summary, "cache": cache},
+                    input_tokens=run.input_tokens,
+                    output_tokens=run.output_tokens,
+                    cost_usd=run.cost_usd,
+                    judge_cost_usd=run.judge_cost_usd,
+                    judge_input_tokens=run.judge_input_tokens,
+                    judge_output_tokens=run.judge_output_tokens,
+                )
+            )
         LeaderboardEntry.objects.bulk_create(entries)
     family_score_refresh(model_id=model_id, family=benchmark.family)
     return entries
@@ -69,12 +92,14 @@ def family_score_refresh(*, model_id: int, family: str) -> FamilyScore | None:
     latest: dict[str, LeaderboardEntry] = {}
     for entry in (
         LeaderboardEntry.objects.filter(model_id=model_id, family=family, norm__isnull=False)
-        .select_related("run").only("norm", "norm_se", "group", "benchmark_id", "part", "summary", "run__done_items")
+        .select_related("run")
+        .only("norm", "norm_se", "group", "benchmark_id", "part", "summary", "run__done_items")
         .order_by("run__aggregated_at", "id")
     ):
         key = point_key(family, group=entry.group, benchmark_id=entry.benchmark_id, part=entry.part)
-        if key not in latest or entry_completeness(entry.summary, entry.run.done_items) >= entry_completeness(
-                latest[key].summary, latest[key].run.done_items):
+        if key not in latest or entry_completeness(
+            entry.summary, entry.run.done_items
+        ) >= entry_completeness(latest[key].summary, latest[key].run.done_items):
             latest[key] = entry
     values = [(norm, e.norm_se) for e in latest.values() if (norm := e.norm) is not None]
     if not values:
@@ -82,7 +107,8 @@ def family_score_refresh(*, model_id: int, family: str) -> FamilyScore | None:
         return None
     score, se = mean_with_se(values)
     obj, _ = FamilyScore.objects.update_or_create(
-        model_id=model_id, family=family,
+        model_id=model_id,
+        family=family,
         defaults={"score": score, "score_se": se, "n_entries": len(values)},
     )
     return obj
@@ -98,12 +124,12 @@ def leaderboard_refresh_run(run_id: int) -> list[LeaderboardEntry]:
 def leaderboard_refresh_all() -> int:
     """Rebuild everything (management command / after a data migration). Returns pairs refreshed."""
     pairs = (
-        Run.objects.filter(aggregated_at__isnull=False).values_list("model_id", "benchmark_id").distinct()
+        Run.objects.filter(aggregated_at__isnull=False)
+        .values_list("model_id", "benchmark_id")
+        .distinct()
     )
     count = 0
     for model_id, benchmark_id in pairs:
         leaderboard_refresh_pair(model_id=model_id, benchmark_id=benchmark_id)
         count += 1
     return count
-
-

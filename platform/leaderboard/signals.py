@@ -27,7 +27,10 @@ def run_deleted(sender, instance: Run, **kwargs) -> None:
         from leaderboard.services import leaderboard_refresh_pair
 
         # the model or benchmark may be going away in the same delete
-        if ModelEntry.objects.filter(pk=model_id).exists() and Benchmark.objects.filter(pk=benchmark_id).exists():
+        if (
+            ModelEntry.objects.filter(pk=model_id).exists()
+            and Benchmark.objects.filter(pk=benchmark_id).exists()
+        ):
             leaderboard_refresh_pair(model_id=model_id, benchmark_id=benchmark_id)
 
     transaction.on_commit(refresh)

@@ -27,7 +27,9 @@ def _cell_html(c: Cell) -> str:
     return out
 
 
-def table_html(table: Table, *, query: str = "", sort_query: str = "", sort: str = "", direction: str = "") -> SafeString:
+def table_html(
+    table: Table, *, query: str = "", sort_query: str = "", sort: str = "", direction: str = ""
+) -> SafeString:
     prefix = f"{escape(query)}&amp;" if query else ""
     sort_prefix = f"{escape(sort_query)}&amp;" if sort_query else ""
     name = escape(table.name)
@@ -37,13 +39,16 @@ def table_html(table: Table, *, query: str = "", sort_query: str = "", sort: str
     qname = quote(table.name)
     parts.append(
         f'<span class="downloads">Download <a href="?{prefix}download={qname}&amp;format=csv" data-download="csv">CSV</a> '
-        f'<a href="?{prefix}download={qname}&amp;format=json" data-download="json">JSON</a></span></div>')
+        f'<a href="?{prefix}download={qname}&amp;format=json" data-download="json">JSON</a></span></div>'
+    )
     if table.caption:
         parts.append(f'<p class="caption">{escape(table.caption)}</p>')
     parts.append(f'<div class="scroll"><table class="data" data-table="{name}"><thead><tr>')
     visible = table.visible_columns
-    classes = [" ".join(c for c in ("num" if col.numeric else "", "opt" if col.optional else "") if c)
-               for col in visible]
+    classes = [
+        " ".join(c for c in ("num" if col.numeric else "", "opt" if col.optional else "") if c)
+        for col in visible
+    ]
     for col, cls in zip(visible, classes):
         cls = f' class="{cls}"' if cls else ""
         title = f' title="{escape(col.title)}"' if col.title else ""
@@ -52,13 +57,17 @@ def table_html(table: Table, *, query: str = "", sort_query: str = "", sort: str
         if col.sort:
             next_dir = "asc" if sort == col.sort and direction == "desc" else "desc"
             arrow = (" ▼" if direction == "desc" else " ▲") if sort == col.sort else ""
-            label = (f'<a href="?{sort_prefix}sort={quote(col.sort)}&amp;dir={next_dir}" '
-                     f'data-sort="{escape(col.sort)}">{label}{arrow}</a>')
+            label = (
+                f'<a href="?{sort_prefix}sort={quote(col.sort)}&amp;dir={next_dir}" '
+                f'data-sort="{escape(col.sort)}">{label}{arrow}</a>'
+            )
         parts.append(f"<th{cls}{title}>{label}</th>")
     parts.append("</tr></thead><tbody>")
     keys = table.row_keys if len(table.row_keys) == len(table.rows) else [""] * len(table.rows)
     for row, css, key in zip(table.rows, table.row_css, keys):
-        attrs = (f' class="{escape(css)}"' if css else "") + (f' data-key="{escape(key)}"' if key else "")
+        attrs = (f' class="{escape(css)}"' if css else "") + (
+            f' data-key="{escape(key)}"' if key else ""
+        )
         parts.append(f"<tr{attrs}>")
         for col, cls in zip(visible, classes):
             cell = row.get(col.key)
@@ -66,6 +75,8 @@ def table_html(table: Table, *, query: str = "", sort_query: str = "", sort: str
             parts.append(f"<td{cls}>{_cell_html(cell) if cell is not None else '—'}</td>")
         parts.append("</tr>")
     if not table.rows:
-        parts.append(f'<tr><td colspan="{len(visible)}" class="empty">{escape(table.empty)}</td></tr>')
+        parts.append(
+            f'<tr><td colspan="{len(visible)}" class="empty">{escape(table.empty)}</td></tr>'
+        )
     parts.append("</tbody></table></div></section>")
     return mark_safe("".join(parts))

@@ -80,12 +80,16 @@ class Table:
     caption: str = ""
     empty: str = "Nothing here yet."
     row_css: list[str] = field(default_factory=list)
-    row_keys: list[str] = field(default_factory=list)  # data-key of each row (live updates find rows by it)
+    row_keys: list[str] = field(
+        default_factory=list
+    )  # data-key of each row (live updates find rows by it)
     file: str = ""  # download file name without extension: the table and the id of what it shows
 
     @property
     def file_name(self) -> str:
-        return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in (self.file or self.name))
+        return "".join(
+            ch if ch.isalnum() or ch in "-_." else "-" for ch in (self.file or self.name)
+        )
 
     def add(self, _css: str = "", _key: str = "", **cells: Any) -> None:
         self.rows.append({k: v if isinstance(v, Cell) else Cell(v) for k, v in cells.items()})
@@ -115,7 +119,11 @@ class Table:
                 cell = row.get(col.key)
                 value = cell.value if cell is not None else None
                 if col.split:
-                    parts = list(value) if isinstance(value, (list, tuple)) and len(value) == len(col.split) else [None] * len(col.split)
+                    parts = (
+                        list(value)
+                        if isinstance(value, (list, tuple)) and len(value) == len(col.split)
+                        else [None] * len(col.split)
+                    )
                     for (key, _), part in zip(col.download_columns(), parts):
                         record[key] = part
                 else:

@@ -49,7 +49,10 @@ def _model_filters(request, models):
     modality = request.GET.get("modality", "")
     if modality in ModelEntry.Modality.values:
         models = models.filter(modality=modality)
-    for key, lookup in (("size_min", "parameter_count_b__gte"), ("size_max", "parameter_count_b__lte")):
+    for key, lookup in (
+        ("size_min", "parameter_count_b__gte"),
+        ("size_max", "parameter_count_b__lte"),
+    ):
         raw = request.GET.get(key, "")
         try:
             models = models.filter(**{lookup: float(raw)}) if raw else models
@@ -61,7 +64,9 @@ def _model_filters(request, models):
     return models
 
 
-SANITY_MODELS = ("builtin/reference",)  # the grader sanity check: reference answers through the grader
+SANITY_MODELS = (
+    "builtin/reference",
+)  # the grader sanity check: reference answers through the grader
 
 
 _RANKINGS: dict[str, tuple] = {}  # fingerprint of the read model -> rankings (one per process)
@@ -82,17 +87,44 @@ def family_rankings() -> tuple[dict[str, FamilyRanking], dict[str, dict[str, str
 def family_rankings_build() -> tuple[dict[str, FamilyRanking], dict[str, dict[str, str]]]:
     """Per family: the common set, the ranked models and everyone's coverage (leaderboard.common_set),
     plus a label for each benchmark key. Reads LeaderboardEntry rows only (about models x benchmarks)."""
-    rows = (LeaderboardEntry.objects.filter(norm__isnull=False)
-            .values_list("model_id", "family", "group", "benchmark_id", "part", "norm", "norm_se",
-                         "label", "benchmark__slug", "summary__sanity_check", "model__litellm_model",
-                         "summary__n_items", "run__done_items")
-            .order_by("run__aggregated_at", "id"))
+    rows = (
+        LeaderboardEntry.objects.filter(norm__isnull=False)
+        .values_list(
+            "model_id",
+            "family",
+            "group",
+            "benchmark_id",
+            "part",
+            "norm",
+            "norm_se",
+            "label",
+            "benchmark__slug",
+            "summary__sanity_check",
+            "model__litellm_model",
+            "summary__n_items",
+            "run__done_items",
+        )
+        .order_by("run__aggregated_at", "id")
+    )
     points: dict[str, dict[tuple[int, str], Point]] = {}
     size: dict[tuple[str, int, str], int] = {}
     labels: dict[str, dict[str, str]] = {}
     sanity: set[int] = set()
-    for (model_id, family, group, bench_id, part, norm, norm_se, label, slug, is_sanity, litellm,
-         n_items, run_done) in rows:
+    for (
+        model_id,
+        family,
+        group,
+        bench_id,
+        part,
+        norm,
+        norm_se,
+        label,
+        slug,
+        is_sanity,
+        litellm,
+        n_items,
+        run_done,
+    ) in rows:
         if norm is None:  # the query excludes them; the type does not know
             continue
         key = point_key(family, group=group, benchmark_id=bench_id, part=part)
@@ -101,7 +133,9 @@ def family_rankings_build() -> tuple[dict[str, FamilyRanking], dict[str, dict[st
         if n >= size.get((family, model_id, key), -1):
             size[(family, model_id, key)] = n
             points.setdefault(family, {})[(model_id, key)] = Point(model_id, key, norm, norm_se)
-        labels.setdefault(family, {})[key] = label if key == group else (slug + (f" [{part}]" if part else ""))
+        labels.setdefault(family, {})[key] = (
+            label if key == group else (slug + (f" [{part}]" if part else ""))
+        )
         if is_sanity is True or litellm in SANITY_MODELS:
             sanity.add(model_id)
     return {f: rank_family(list(pts.values()), sanity) for f, pts in points.items()}, labels
@@ -148,7 +182,8 @@ def overview(request):
     page = paginate(request, models)
 
     columns = [
-        Column("model", "Model", sort="name"), Column("slug", "Slug", hidden=True),
+        Column("model", "Model", sort="name"),
+        Column("slug", "Slug", hidden=True),
         Column("organisation", "Organisation", sort="org", optional=True),
         Column("open_weights", "Open weights", optional=True),
         Column("size_b", "Size (B)", numeric=True, sort="size", optional=True),
@@ -156,23 +191,36 @@ def overview(request):
     ]
     for family, label in families:
         columns += [
-            Column(family, label, numeric=True, sort=family,
-                   title="ranked: mean % of the maximum over the family's common benchmarks ± SE"),
+            Column(
+                family,
+                label,
+                numeric=True,
+                sort=family,
+                title="ranked: mean % of the maximum over the family's common benchmarks ± SE",
+            ),
             Column(f"{family}_se", f"{label} SE", hidden=True),
             Column(f"{family}_rank", f"{label} rank", hidden=True),
             Column(f"{family}_coverage", f"{label} common benchmarks run", hidden=True),
             Column(f"{family}_ranked", f"{label} ranked", hidden=True),
         ]
-    table = Table("overview", "Overview", columns,
-                  caption="Per family, models are ranked only over the family's common set of benchmarks "
-                          "(listed below), on their mean % of the maximum ± SE; ranks are intervals (models "
-                          "whose 95% intervals overlap share ranks). Models that ran only part of the set "
-                          "show their coverage and are not ranked; the grader sanity check is never ranked.")
+    table = Table(
+        "overview",
+        "Overview",
+        columns,
+        caption="Per family, models are ranked only over the family's common set of benchmarks "
+        "(listed below), on their mean % of the maximum ± SE; ranks are intervals (models "
+        "whose 95% intervals overlap share ranks). Models that ran only part of the set "
+        "show their coverage and are not ranked; the grader sanity check is never ranked.",
+    )
     for m in page.object_list:
         cells = {
-            "model": Cell(m.display_name, href=model_url(m.slug)), "slug": Cell(m.slug),
-            "organisation": Cell(m.organisation), "open_weights": Cell(m.open_weights, "yes" if m.open_weights else "no"),
-            "size_b": Cell(m.parameter_count_b, fmt(m.parameter_count_b, 0) if m.parameter_count_b else "—"),
+            "model": Cell(m.display_name, href=model_url(m.slug)),
+            "slug": Cell(m.slug),
+            "organisation": Cell(m.organisation),
+            "open_weights": Cell(m.open_weights, "yes" if m.open_weights else "no"),
+            "size_b": Cell(
+                m.parameter_count_b, fmt(m.parameter_count_b, 0) if m.parameter_count_b else "—"
+            ),
             "modality": Cell(m.modality),
         }
         for family, _ in families:
@@ -186,52 +234,112 @@ def overview(request):
             if r.ranked(m.id):
                 score, se = r.scores[m.id]
                 interval = r.ranks.get(m.id)
-                cells[family] = Cell(round(score, 4) if score is not None else None, pm(score, se),
-                                     href=model_url(m.slug) + f"#{family}",
-                                     sub=f"rank {rank_text(interval)} · {covered}/{n_common} common")
+                cells[family] = Cell(
+                    round(score, 4) if score is not None else None,
+                    pm(score, se),
+                    href=model_url(m.slug) + f"#{family}",
+                    sub=f"rank {rank_text(interval)} · {covered}/{n_common} common",
+                )
                 cells[f"{family}_se"] = Cell(se)
                 cells[f"{family}_rank"] = Cell(rank_text(interval))
                 continue
             score, se = r.own[m.id]
-            why = "sanity check, not ranked" if m.id in r.excluded else f"not ranked · ran {covered} of {n_common} common"
-            cells[family] = Cell(None, pm(score, se), href=model_url(m.slug) + f"#{family}", sub=why,
-                                 title="mean over the benchmarks this model ran; not comparable with the ranked rows")
+            why = (
+                "sanity check, not ranked"
+                if m.id in r.excluded
+                else f"not ranked · ran {covered} of {n_common} common"
+            )
+            cells[family] = Cell(
+                None,
+                pm(score, se),
+                href=model_url(m.slug) + f"#{family}",
+                sub=why,
+                title="mean over the benchmarks this model ran; not comparable with the ranked rows",
+            )
             cells[f"{family}_se"] = Cell(se)
         css = "sanity" if any(m.id in r.excluded for r in rankings.values()) else ""
         table.add(_css=css, **cells)
 
     common_sets = [
-        {"family": label, "n": len(rankings[f].common), "ranked": len(rankings[f].scores),
-         "benchmarks": [key_labels[f].get(k, k) for k in rankings[f].common]}
-        for f, label in families if f in rankings
+        {
+            "family": label,
+            "n": len(rankings[f].common),
+            "ranked": len(rankings[f].scores),
+            "benchmarks": [key_labels[f].get(k, k) for k in rankings[f].common],
+        }
+        for f, label in families
+        if f in rankings
     ]
-    organisations = (ModelEntry.objects.filter(active=True).exclude(organisation="")
-                     .values_list("organisation", flat=True).distinct().order_by("organisation"))
-    return render_page(request, "leaderboard/overview.html", {
-        "page": page, "sort": sort, "dir": direction, "organisations": list(organisations),
-        "modalities": ModelEntry.Modality.choices, "filters": request.GET, "common_sets": common_sets,
-        "hidden_models": hidden, "show_all": show_all,
-    }, [table])
+    organisations = (
+        ModelEntry.objects.filter(active=True)
+        .exclude(organisation="")
+        .values_list("organisation", flat=True)
+        .distinct()
+        .order_by("organisation")
+    )
+    return render_page(
+        request,
+        "leaderboard/overview.html",
+        {
+            "page": page,
+            "sort": sort,
+            "dir": direction,
+            "organisations": list(organisations),
+            "modalities": ModelEntry.Modality.choices,
+            "filters": request.GET,
+            "common_sets": common_sets,
+            "hidden_models": hidden,
+            "show_all": show_all,
+        },
+        [table],
+    )
 
 
 @cached_page
 def model_detail(request, slug):
     model = get_object_or_404(ModelEntry, slug=slug)
-    entries = list(LeaderboardEntry.objects.filter(model=model).select_related("benchmark")
-                   .order_by("family", "benchmark__slug", "part"))
+    entries = list(
+        LeaderboardEntry.objects.filter(model=model)
+        .select_related("benchmark")
+        .order_by("family", "benchmark__slug", "part")
+    )
     family_scores = {s.family: s for s in FamilyScore.objects.filter(model=model)}
-    table = Table("model-results", "Results", [
-        Column("family", "Family"), Column("benchmark", "Benchmark"), Column("part", "Part"),
-        Column("score", "Score", numeric=True), Column("score_se", "SE", hidden=True),
-        Column("norm", "% of max", numeric=True), Column("tokens", "Tokens (in/out)", numeric=True),
-        Column("cost", "Cost (USD)", numeric=True, title="the model's own calls (the judge's are apart)"),
-        Column("cost_per_point", "Cost per point", numeric=True,
-               title="the model's cost of the run / its % of max (judge cost excluded)"),
-        Column("judge", "Judge tokens / cost", numeric=True,
-               title="the step/answer judge's usage: never counted as the model's"),
-        Column("replies", "Replies", title="fresh model calls, or answered from the response cache"),
-        Column("run", "Run", hidden=True),
-    ], file=f"model-{model.slug}-results")
+    table = Table(
+        "model-results",
+        "Results",
+        [
+            Column("family", "Family"),
+            Column("benchmark", "Benchmark"),
+            Column("part", "Part"),
+            Column("score", "Score", numeric=True),
+            Column("score_se", "SE", hidden=True),
+            Column("norm", "% of max", numeric=True),
+            Column("tokens", "Tokens (in/out)", numeric=True),
+            Column(
+                "cost",
+                "Cost (USD)",
+                numeric=True,
+                title="the model's own calls (the judge's are apart)",
+            ),
+            Column(
+                "cost_per_point",
+                "Cost per point",
+                numeric=True,
+                title="the model's cost of the run / its % of max (judge cost excluded)",
+            ),
+            Column(
+                "judge",
+                "Judge tokens / cost",
+                numeric=True,
+                title="the step/answer judge's usage: never counted as the model's",
+            ),
+            Column(
+                "replies", "Replies", title="fresh model calls, or answered from the response cache"
+            ),
+            Column("run", "Run", hidden=True),
+        ],
+        file=f"model-{model.slug}-results",
+    )
     seen_runs: set[int] = set()
     total_cost = total_in = total_out = 0.0
     judge_cost = judge_tokens = 0.0
@@ -240,15 +348,25 @@ def model_detail(request, slug):
         cost_per_point = e.cost_usd / e.norm if e.norm and e.norm > 0 else None
         table.add(
             family=Cell(e.family, dict(_families()).get(e.family, e.family)),
-            benchmark=Cell(e.benchmark.slug, e.benchmark.name, href=reverse_benchmark(e.benchmark_id)),
+            benchmark=Cell(
+                e.benchmark.slug, e.benchmark.name, href=reverse_benchmark(e.benchmark_id)
+            ),
             part=Cell(e.part or None, e.label if e.part else "—"),
-            score=Cell(e.score, pm(e.score, e.score_se, 2), href=href), score_se=Cell(e.score_se),
+            score=Cell(e.score, pm(e.score, e.score_se, 2), href=href),
+            score_se=Cell(e.score_se),
             norm=Cell(e.norm, fmt(e.norm), href=href),
-            tokens=Cell(e.input_tokens + e.output_tokens, f"{e.input_tokens:,} / {e.output_tokens:,}"),
+            tokens=Cell(
+                e.input_tokens + e.output_tokens, f"{e.input_tokens:,} / {e.output_tokens:,}"
+            ),
             cost=Cell(e.cost_usd, money(e.cost_usd), href=href),
-            cost_per_point=Cell(cost_per_point, money(cost_per_point)), run=Cell(e.run_id),
-            judge=Cell(e.judge_cost_usd, f"{e.judge_input_tokens + e.judge_output_tokens:,} / "
-                       f"{money(e.judge_cost_usd)}" if e.judge_input_tokens or e.judge_cost_usd else "—"),
+            cost_per_point=Cell(cost_per_point, money(cost_per_point)),
+            run=Cell(e.run_id),
+            judge=Cell(
+                e.judge_cost_usd,
+                f"{e.judge_input_tokens + e.judge_output_tokens:,} / {money(e.judge_cost_usd)}"
+                if e.judge_input_tokens or e.judge_cost_usd
+                else "—",
+            ),
             replies=_replies_cell(e.summary.get("cache")),
         )
         if e.run_id not in seen_runs:
@@ -258,22 +376,45 @@ def model_detail(request, slug):
             total_out += e.output_tokens
             judge_cost += e.judge_cost_usd
             judge_tokens += e.judge_input_tokens + e.judge_output_tokens
-    runs = paginate(request, Run.objects.filter(model=model).select_related("benchmark", "job").defer("spec", "metrics", "benchmark__config").order_by("-id"), 25)
+    runs = paginate(
+        request,
+        Run.objects.filter(model=model)
+        .select_related("benchmark", "job")
+        .defer("spec", "metrics", "benchmark__config")
+        .order_by("-id"),
+        25,
+    )
     shown_runs = {e.run_id for e in entries}
-    runs_table = Table("model-runs", "All runs (history)", [
-        Column("run", "Run"), Column("job", "Job"), Column("benchmark", "Benchmark"),
-        Column("shown", "On the board", title="the run that represents this (model, benchmark): the most complete, then the newest"),
-        Column("status", "Status"),
-        Column("items", "Items done/failed/total", numeric=True), Column("score", "Score", numeric=True),
-        Column("cost", "Model cost", numeric=True), Column("judge_cost", "Judge cost", numeric=True),
-    ], file=f"model-{model.slug}-runs")
+    runs_table = Table(
+        "model-runs",
+        "All runs (history)",
+        [
+            Column("run", "Run"),
+            Column("job", "Job"),
+            Column("benchmark", "Benchmark"),
+            Column(
+                "shown",
+                "On the board",
+                title="the run that represents this (model, benchmark): the most complete, then the newest",
+            ),
+            Column("status", "Status"),
+            Column("items", "Items done/failed/total", numeric=True),
+            Column("score", "Score", numeric=True),
+            Column("cost", "Model cost", numeric=True),
+            Column("judge_cost", "Judge cost", numeric=True),
+        ],
+        file=f"model-{model.slug}-runs",
+    )
     for run in runs.object_list:
         runs_table.add(
             run=Cell(run.id, f"#{run.id}", href=run_url(run.id)),
             job=Cell(run.job_id, f"#{run.job_id}", href=job_url(run.job_id)),
             benchmark=Cell(run.benchmark.slug),
-            shown=Cell(run.id in shown_runs, "on the board" if run.id in shown_runs else "history",
-                       badge="done" if run.id in shown_runs else ""),
+            shown=Cell(
+                run.id in shown_runs,
+                "on the board" if run.id in shown_runs else "history",
+                badge="done" if run.id in shown_runs else "",
+            ),
             status=Cell(run.status),
             items=Cell(run.done_items, f"{run.done_items}/{run.failed_items}/{run.total_items}"),
             score=Cell(run.score, pm(run.score, run.score_se, 2), href=run_url(run.id)),
@@ -286,11 +427,21 @@ def model_detail(request, slug):
     )
 
     reasoning = model_reasoning_table(entries, run_url)
-    return render_page(request, "leaderboard/model.html", {
-        "model": model, "families": families, "page": runs, "total_cost": money(total_cost),
-        "total_tokens": f"{int(total_in):,} in / {int(total_out):,} out",
-        "judge_usage": f"{int(judge_tokens):,} tokens, {money(judge_cost)}" if judge_tokens or judge_cost else None,
-    }, [table, runs_table, *([reasoning] if reasoning else [])])
+    return render_page(
+        request,
+        "leaderboard/model.html",
+        {
+            "model": model,
+            "families": families,
+            "page": runs,
+            "total_cost": money(total_cost),
+            "total_tokens": f"{int(total_in):,} in / {int(total_out):,} out",
+            "judge_usage": f"{int(judge_tokens):,} tokens, {money(judge_cost)}"
+            if judge_tokens or judge_cost
+            else None,
+        },
+        [table, runs_table, *([reasoning] if reasoning else [])],
+    )
 
 
 def _replies_cell(cache) -> Cell:
@@ -302,8 +453,11 @@ def _replies_cell(cache) -> Cell:
     if not hits:
         return Cell("fresh", f"{calls:,} fresh")
     text = f"{hits:,} of {calls:,} cached" + (f" ({other:,} from another job)" if other else "")
-    return Cell(f"{hits}/{calls} cached; {other} from another job", text,
-                title="answered from the response cache; tokens and cost were counted where first paid")
+    return Cell(
+        f"{hits}/{calls} cached; {other} from another job",
+        text,
+        title="answered from the response cache; tokens and cost were counted where first paid",
+    )
 
 
 def reverse_benchmark(benchmark_id: int) -> str:
@@ -316,65 +470,130 @@ def job_url(job_id: int) -> str:
 
 @cached_page
 def benchmark_list(request):
-    table = Table("benchmarks", "Benchmarks", [
-        Column("slug", "Benchmark"), Column("name", "Name"), Column("family", "Family"),
-        Column("version", "Version"), Column("samples", "Default samples", numeric=True),
-        Column("description", "Description"),
-    ])
+    table = Table(
+        "benchmarks",
+        "Benchmarks",
+        [
+            Column("slug", "Benchmark"),
+            Column("name", "Name"),
+            Column("family", "Family"),
+            Column("version", "Version"),
+            Column("samples", "Default samples", numeric=True),
+            Column("description", "Description"),
+        ],
+    )
     for b in Benchmark.objects.filter(active=True):
-        table.add(slug=Cell(b.slug, href=reverse_benchmark(b.id)), name=Cell(b.name),
-                  family=Cell(b.family), version=Cell(b.version), samples=Cell(b.default_samples),
-                  description=Cell(b.description[:200]))
+        table.add(
+            slug=Cell(b.slug, href=reverse_benchmark(b.id)),
+            name=Cell(b.name),
+            family=Cell(b.family),
+            version=Cell(b.version),
+            samples=Cell(b.default_samples),
+            description=Cell(b.description[:200]),
+        )
     return render_page(request, "leaderboard/benchmarks.html", {}, [table])
 
 
 @cached_page
 def benchmark_detail(request, pk):
     benchmark = get_object_or_404(Benchmark, pk=pk)
-    entries = list(LeaderboardEntry.objects.filter(benchmark=benchmark).select_related("model")
-                   .order_by("part", "-score"))
-    intervals = rank_intervals([(e.score, e.score_se) for e in entries]) if not any(e.part for e in entries) else [None] * len(entries)
-    table = Table("benchmark-results", f"Results on {benchmark.name}", [
-        Column("rank", "Rank"), Column("model", "Model"), Column("part", "Part"),
-        Column("score", "Score", numeric=True), Column("score_se", "SE", hidden=True),
-        Column("interval", "95% interval", numeric=True, split=("low", "high")), Column("run", "Run", hidden=True),
-    ], file=f"benchmark-{benchmark.pk}-results")
+    entries = list(
+        LeaderboardEntry.objects.filter(benchmark=benchmark)
+        .select_related("model")
+        .order_by("part", "-score")
+    )
+    intervals = (
+        rank_intervals([(e.score, e.score_se) for e in entries])
+        if not any(e.part for e in entries)
+        else [None] * len(entries)
+    )
+    table = Table(
+        "benchmark-results",
+        f"Results on {benchmark.name}",
+        [
+            Column("rank", "Rank"),
+            Column("model", "Model"),
+            Column("part", "Part"),
+            Column("score", "Score", numeric=True),
+            Column("score_se", "SE", hidden=True),
+            Column("interval", "95% interval", numeric=True, split=("low", "high")),
+            Column("run", "Run", hidden=True),
+        ],
+        file=f"benchmark-{benchmark.pk}-results",
+    )
     for e, interval in zip(entries, intervals):
-        table.add(rank=Cell(rank_text(interval)), model=Cell(e.model.display_name, href=model_url(e.model.slug)),
-                  part=Cell(e.part or None, e.label if e.part else "—"),
-                  score=Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id)),
-                  score_se=Cell(e.score_se),
-                  interval=Cell([e.score_lo, e.score_hi], interval_text(e.score_lo, e.score_hi, e.score_se, 2)),
-                  run=Cell(e.run_id))
-    return render_page(request, "leaderboard/benchmark.html", {
-        "benchmark": benchmark, "config_json": json.dumps(benchmark.config, indent=2, sort_keys=True),
-    }, [table])
+        table.add(
+            rank=Cell(rank_text(interval)),
+            model=Cell(e.model.display_name, href=model_url(e.model.slug)),
+            part=Cell(e.part or None, e.label if e.part else "—"),
+            score=Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id)),
+            score_se=Cell(e.score_se),
+            interval=Cell(
+                [e.score_lo, e.score_hi], interval_text(e.score_lo, e.score_hi, e.score_se, 2)
+            ),
+            run=Cell(e.run_id),
+        )
+    return render_page(
+        request,
+        "leaderboard/benchmark.html",
+        {
+            "benchmark": benchmark,
+            "config_json": json.dumps(benchmark.config, indent=2, sort_keys=True),
+        },
+        [table],
+    )
 
 
 def run_detail(request, pk):
     run = get_object_or_404(Run.objects.select_related("model", "benchmark", "job"), pk=pk)
-    items_qs = ItemResult.objects.filter(run=run).order_by("item_key", "sample_index").only(
-        "id", "item_key", "sample_index", "state", "score", "attempts", "error", "run_id")
+    items_qs = (
+        ItemResult.objects.filter(run=run)
+        .order_by("item_key", "sample_index")
+        .only("id", "item_key", "sample_index", "state", "score", "attempts", "error", "run_id")
+    )
     state = request.GET.get("state", "")
     if state in ItemResult.State.values:
         items_qs = items_qs.filter(state=state)
     page = paginate(request, items_qs)
-    table = Table("run-items", "Items", [
-        Column("item_id", "Item id", hidden=True),
-        Column("item", "Item"), Column("sample", "Sample", numeric=True), Column("state", "State"),
-        Column("score", "Score", numeric=True), Column("attempts", "Attempts", numeric=True),
-        Column("error", "Error"), Column("view", "View"),
-    ], file=f"run-{run.pk}-items")
+    table = Table(
+        "run-items",
+        "Items",
+        [
+            Column("item_id", "Item id", hidden=True),
+            Column("item", "Item"),
+            Column("sample", "Sample", numeric=True),
+            Column("state", "State"),
+            Column("score", "Score", numeric=True),
+            Column("attempts", "Attempts", numeric=True),
+            Column("error", "Error"),
+            Column("view", "View"),
+        ],
+        file=f"run-{run.pk}-items",
+    )
     family = run.benchmark.family
     for item in page.object_list:
         views = item_url(item.id, family)
-        table.add(item_id=Cell(item.id), item=Cell(item.item_key, href=views[0][1]), sample=Cell(item.sample_index),
-                  state=Cell(item.state, badge="bad" if item.state == "failed" else ""),
-                  score=Cell(item.score, fmt(item.score, 3)), attempts=Cell(item.attempts),
-                  error=Cell(error_for(request.user, item.error)[:200] or None),
-                  view=Cell(" · ".join(label for label, _ in views), href=views[-1][1]))
-    return render_page(request, "leaderboard/run.html", {
-        "run": run, "page": page, "cache": run_cache_use(run), "state": state, "states": ItemResult.State.values,
-        "spec_json": json.dumps(run.spec, indent=2, sort_keys=True),
-        "metrics_json": json.dumps(run.metrics, indent=2, sort_keys=True),
-    }, [table])
+        table.add(
+            item_id=Cell(item.id),
+            item=Cell(item.item_key, href=views[0][1]),
+            sample=Cell(item.sample_index),
+            state=Cell(item.state, badge="bad" if item.state == "failed" else ""),
+            score=Cell(item.score, fmt(item.score, 3)),
+            attempts=Cell(item.attempts),
+            error=Cell(error_for(request.user, item.error)[:200] or None),
+            view=Cell(" · ".join(label for label, _ in views), href=views[-1][1]),
+        )
+    return render_page(
+        request,
+        "leaderboard/run.html",
+        {
+            "run": run,
+            "page": page,
+            "cache": run_cache_use(run),
+            "state": state,
+            "states": ItemResult.State.values,
+            "spec_json": json.dumps(run.spec, indent=2, sort_keys=True),
+            "metrics_json": json.dumps(run.metrics, indent=2, sort_keys=True),
+        },
+        [table],
+    )

@@ -67,14 +67,25 @@ class _PrefixedStorage(FileSystemStorage):
 
 class InstalledAssetsFinder(BaseFinder):
     def __init__(self, *args, **kwargs):
-        self.sources = [(prefix, root, files) for prefix, root, files in _sources() if root.is_dir()]
+        self.sources = [
+            (prefix, root, files) for prefix, root, files in _sources() if root.is_dir()
+        ]
         self.storages = {prefix: _PrefixedStorage(root, prefix) for prefix, root, _ in self.sources}
-        self.cartesian = _Renamed(CARTESIAN, "plotly.min.js", "vendor/plotly") if CARTESIAN.is_file() else None
+        self.cartesian = (
+            _Renamed(CARTESIAN, "plotly.min.js", "vendor/plotly") if CARTESIAN.is_file() else None
+        )
 
     def check(self, **kwargs):
-        found = {prefix for prefix, _, _ in self.sources} | ({"vendor/plotly"} if self.cartesian else set())
-        return [CheckWarning(f"static assets {p} not found: is its package installed?", id="podium.W001")
-                for p in ("vendor/plotly", "vendor/mathjax") if p not in found]
+        found = {prefix for prefix, _, _ in self.sources} | (
+            {"vendor/plotly"} if self.cartesian else set()
+        )
+        return [
+            CheckWarning(
+                f"static assets {p} not found: is its package installed?", id="podium.W001"
+            )
+            for p in ("vendor/plotly", "vendor/mathjax")
+            if p not in found
+        ]
 
     def _files(self, root: Path, files: list[str] | None) -> list[str]:
         if files is not None:
@@ -88,7 +99,7 @@ class InstalledAssetsFinder(BaseFinder):
         for prefix, root, files in self.sources:
             if not path.startswith(prefix + "/"):
                 continue
-            rel = path[len(prefix) + 1:]
+            rel = path[len(prefix) + 1 :]
             candidate = (root / rel).resolve()
             allowed = files is None or rel in files
             if allowed and candidate.is_file() and root.resolve() in candidate.parents:

@@ -20,8 +20,10 @@ def static_manifest_collected(app_configs=None, **kwargs) -> list[Error]:
     manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
     if manifest.exists():
         return []
-    return [Error(
-        f"static files were not collected: {manifest} is missing, so every page would answer 500",
-        hint="run `python manage.py collectstatic --noinput` (scripts/serve.sh does) before serving",
-        id="podium.E001",
-    )]
+    return [
+        Error(
+            f"static files were not collected: {manifest} is missing, so every page would answer 500",
+            hint="run `python manage.py collectstatic --noinput` (scripts/serve.sh does) before serving",
+            id="podium.E001",
+        )
+    ]

@@ -21,7 +21,9 @@ def env_bool(name: str, default: bool = False) -> bool:
         return True
     if value in ("0", "false", "no", "off"):
         return False
-    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean; use true/false, 1/0, yes/no or on/off")
+    raise ImproperlyConfigured(
+        f"{name}={raw!r} is not a boolean; use true/false, 1/0, yes/no or on/off"
+    )
 
 
 def env_int(name: str, default: int, *, minimum: int | None = None) -> int:

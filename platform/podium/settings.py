@@ -88,11 +88,18 @@ DATABASE_URL = env_url(
     f"sqlite:///{BASE_DIR / 'podium.sqlite3'}",
     schemes=("sqlite", "postgres", "postgresql", "pgsql"),
 )
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0))}
+DATABASES = {
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0)
+    )
+}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several worker processes write at once; wait for the lock instead of failing.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 30, "transaction_mode": "IMMEDIATE",
-                                       "init_command": "PRAGMA journal_mode=WAL;"}
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 30,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     # A file, not memory, so worker processes started by the tests see the test database;
     # one per test session, so two sessions on one checkout never share it.
@@ -175,7 +182,9 @@ PODIUM_EXTRA_FAMILIES = env_list("PODIUM_EXTRA_FAMILIES", [])
 # What the pure packages read (handed to evaluators.config at start, see catalog.apps):
 PODIUM_SHARED_DATA = Path(env_str("PODIUM_SHARED_DATA", str(BASE_DIR.parent / "shared" / "data")))
 PODIUM_STOCKFISH = env_str("PODIUM_STOCKFISH") or None
-PODIUM_CHESS_CACHE_URL = env_str("PODIUM_CHESS_CACHE_URL") or env_str("REDIS_URL") or None  # none: in-process cache
+PODIUM_CHESS_CACHE_URL = (
+    env_str("PODIUM_CHESS_CACHE_URL") or env_str("REDIS_URL") or None
+)  # none: in-process cache
 CELERY_BEAT_SCHEDULE = {
     "reap-expired-leases": {
         "task": "jobs.reap_expired_items",
@@ -204,8 +213,11 @@ STATICFILES_FINDERS = [
 STATIC_COLLECTED = PRODUCTION or env_bool("PODIUM_STATIC_COLLECTED", False)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-                    if STATIC_COLLECTED else "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if STATIC_COLLECTED
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
 }
 WHITENOISE_USE_FINDERS = not STATIC_COLLECTED
 if not PRODUCTION:

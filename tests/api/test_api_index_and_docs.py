@@ -15,7 +15,9 @@ def test_it_serves_a_json_index_of_every_endpoint(client):
     assert data["openapi"].endswith("/api/openapi.json") and data["docs"].endswith("/api/docs")
     listed = {(e["method"], e["path"]) for e in data["endpoints"]}
     assert ("GET", "/api/leaderboard") in listed and ("POST", "/api/jobs") in listed
-    assert len(listed) == sum(1 for item in schema()["paths"].values() for m in item if m in ("get", "post"))
+    assert len(listed) == sum(
+        1 for item in schema()["paths"].values() for m in item if m in ("get", "post")
+    )
 
 
 def test_it_documents_every_path_on_a_page_with_no_outside_resource(client):
@@ -23,6 +25,11 @@ def test_it_documents_every_path_on_a_page_with_no_outside_resource(client):
     for path in schema()["paths"]:
         assert f"<code>{path}</code>" in html
     assert 'id="schema-JobSubmit"' in html and "Authorization: Bearer" in html
-    assert "https://" not in html.split("<main>", 1)[1].split("</main>", 1)[0].replace("https://docs", "")
+    assert "https://" not in html.split("<main>", 1)[1].split("</main>", 1)[0].replace(
+        "https://docs", ""
+    )
     browser = client.get("/api/", HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
-    assert browser["Content-Type"].startswith("text/html") and 'id="api-docs"' in browser.content.decode()
+    assert (
+        browser["Content-Type"].startswith("text/html")
+        and 'id="api-docs"' in browser.content.decode()
+    )

@@ -18,4 +18,6 @@ def test_it_caches_model_results_until_the_read_model_changes(client):
     fresh = client.get("/api/models/alpha")
     assert "X-Podium-Cache" not in fresh and len(fresh.json()["results"]) == 2
     assert client.get("/api/models/nobody").status_code == 404  # errors are answered, never cached
-    assert client.get("/api/models/alpha", HTTP_AUTHORIZATION="Bearer not-a-token").status_code == 401
+    assert (
+        client.get("/api/models/alpha", HTTP_AUTHORIZATION="Bearer not-a-token").status_code == 401
+    )

@@ -48,16 +48,28 @@ def test_models_and_model_detail(client, site):
     assert [m["slug"] for m in data["results"]] == ["alpha", "beta", "gamma"]
     assert "api_key_env" not in data["results"][0]
     detail = client.get("/api/models/alpha").json()
-    assert len(detail["results"]) == 7 and {f["family"] for f in detail["families"]} == {"hipho", "hanabi", "chess"}
+    assert len(detail["results"]) == 7 and {f["family"] for f in detail["families"]} == {
+        "hipho",
+        "hanabi",
+        "chess",
+    }
     _error(client.get("/api/models/nobody"), 404, "not_found")
 
 
 def test_benchmarks_and_benchmark_detail(client, site):
     data = client.get("/api/benchmarks", {"family": "chess"}).json()
-    assert [b["slug"] for b in data["results"]] == ["chess/best-move", "chess/games", "chess/puzzles"]
+    assert [b["slug"] for b in data["results"]] == [
+        "chess/best-move",
+        "chess/games",
+        "chess/puzzles",
+    ]
     ipho = site["benchmarks"][0]
     detail = client.get(f"/api/benchmarks/{ipho.pk}").json()
-    assert detail["slug"] == "hipho/ipho-2025" and [r["model"] for r in detail["results"]] == ["alpha", "beta", "gamma"]
+    assert detail["slug"] == "hipho/ipho-2025" and [r["model"] for r in detail["results"]] == [
+        "alpha",
+        "beta",
+        "gamma",
+    ]
     _error(client.get("/api/benchmarks/9999"), 404, "not_found")
 
 
@@ -77,7 +89,11 @@ def test_run_detail_and_items(client, site):
     data = client.get(f"/api/runs/{run.pk}").json()
     assert data["spec"]["prompt_hash"] == "abc123" and data["metrics"]["medal"] == "gold"
     items = client.get(f"/api/runs/{run.pk}/items").json()
-    assert items["count"] == 1 and items["results"][0]["key"] == "T1" and "transcript" not in items["results"][0]
+    assert (
+        items["count"] == 1
+        and items["results"][0]["key"] == "T1"
+        and "transcript" not in items["results"][0]
+    )
     assert client.get(f"/api/runs/{run.pk}/items", {"state": "failed"}).json()["count"] == 0
     _error(client.get(f"/api/runs/{run.pk}/items", {"state": "weird"}), 400, "bad_request")
     _error(client.get("/api/runs/9999"), 404, "not_found")
@@ -101,7 +117,11 @@ def test_games_replay_hanabi_and_list_chess_positions(client, site):
     _error(client.get("/api/games/9999"), 404, "not_found")
     from tests.leaderboard.factories import item
 
-    broken = item(site["runs"]["beta-hanabi"], "broken", details={"seed": 1, "players": 2, "moves": ["Play 9"]})
+    broken = item(
+        site["runs"]["beta-hanabi"],
+        "broken",
+        details={"seed": 1, "players": 2, "moves": ["Play 9"]},
+    )
     _error(client.get(f"/api/games/{broken.pk}"), 422, "not_replayable")
 
 
@@ -123,7 +143,9 @@ def test_openapi_documents_every_route(client):
     from django.urls import get_resolver
 
     schema = client.get("/api/openapi.json").json()
-    assert schema["openapi"].startswith("3.") and "bearer" in schema["components"]["securitySchemes"]
+    assert (
+        schema["openapi"].startswith("3.") and "bearer" in schema["components"]["securitySchemes"]
+    )
     documented = set(schema["paths"])
     api = get_resolver().url_patterns
     routes = set()
@@ -133,8 +155,12 @@ def test_openapi_documents_every_route(client):
                 text = str(sub.pattern)
                 if text.startswith("^"):
                     continue  # the catch-all 404
-                routes.add("/api/" + text.replace("<int:pk>", "{pk}").replace("<str:family>", "{family}")
-                           .replace("<slug:slug>", "{slug}"))
+                routes.add(
+                    "/api/"
+                    + text.replace("<int:pk>", "{pk}")
+                    .replace("<str:family>", "{family}")
+                    .replace("<slug:slug>", "{slug}")
+                )
     assert routes == documented
     assert "413" in schema["paths"]["/api/jobs"]["post"]["responses"]
     assert "422" in schema["paths"]["/api/jobs"]["post"]["responses"]

@@ -47,7 +47,9 @@ def test_the_admin_shows_a_new_token_once(client, owner):
     owner.is_superuser = True
     owner.save()
     client.force_login(owner)
-    response = client.post("/admin/api/apitoken/add/", {"user": owner.pk, "name": "from admin"}, follow=True)
+    response = client.post(
+        "/admin/api/apitoken/add/", {"user": owner.pk, "name": "from admin"}, follow=True
+    )
     assert response.status_code == 200
     token = ApiToken.objects.get(name="from admin")
     shown = [str(m) for m in response.context["messages"]]

@@ -14,7 +14,13 @@ pytestmark = pytest.mark.django_db
 def _post(client, url, payload=None, token=None, **extra):
     headers = bearer(token) if token else {}
     body = payload if isinstance(payload, (str, bytes)) else json.dumps(payload or {})
-    return client.post(url, data=body, content_type=extra.pop("content_type", "application/json"), **headers, **extra)
+    return client.post(
+        url,
+        data=body,
+        content_type=extra.pop("content_type", "application/json"),
+        **headers,
+        **extra,
+    )
 
 
 def _error(response, status: int, code: str) -> dict:
@@ -42,11 +48,15 @@ def no_broker(monkeypatch):
 
 
 def test_submit_needs_a_token(client):
-    response = _error(_post(client, "/api/jobs", {"models": ["x"], "benchmarks": ["y"]}), 401, "unauthenticated")
+    response = _error(
+        _post(client, "/api/jobs", {"models": ["x"], "benchmarks": ["y"]}), 401, "unauthenticated"
+    )
     assert response["error"]["message"].startswith("this endpoint needs an API token")
 
 
-def test_submit_refuses_bad_revoked_and_non_staff_tokens(client, revoked_teammate_token, outsider_token):
+def test_submit_refuses_bad_revoked_and_non_staff_tokens(
+    client, revoked_teammate_token, outsider_token
+):
     payload = {"models": ["x"], "benchmarks": ["y"]}
     r = _post(client, "/api/jobs", payload, revoked_teammate_token)
     _error(r, 401, "invalid_token")
@@ -57,46 +67,71 @@ def test_submit_refuses_bad_revoked_and_non_staff_tokens(client, revoked_teammat
     assert not Job.objects.exists()
 
 
-@pytest.mark.parametrize("body, status, code", [
-    ("{not json", 400, "bad_json"),
-    ("[1, 2]", 400, "bad_json"),
-    ({"models": [], "benchmarks": ["a"]}, 422, "invalid"),
-    ({"models": "alpha", "benchmarks": ["a"]}, 422, "invalid"),
-    ({"models": ["alpha"]}, 422, "invalid"),
-    ({"models": ["alpha"], "benchmarks": ["hanabi/*"], "samples": 0}, 422, "invalid"),
-    ({"models": ["alpha"], "benchmarks": ["hanabi/*"], "samples": True}, 422, "invalid"),
-    ({"models": ["alpha"], "benchmarks": ["hanabi/*"], "name": 5}, 422, "invalid"),
-    ({"models": ["alpha"], "benchmarks": ["hanabi/*"], "colour": "red"}, 422, "invalid"),
-    ({"models": ["nobody"], "benchmarks": ["hanabi/*"]}, 422, "invalid"),
-    ({"models": ["alpha"], "benchmarks": ["golf/*"]}, 422, "invalid"),
-])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        ("{not json", 400, "bad_json"),
+        ("[1, 2]", 400, "bad_json"),
+        ({"models": [], "benchmarks": ["a"]}, 422, "invalid"),
+        ({"models": "alpha", "benchmarks": ["a"]}, 422, "invalid"),
+        ({"models": ["alpha"]}, 422, "invalid"),
+        ({"models": ["alpha"], "benchmarks": ["hanabi/*"], "samples": 0}, 422, "invalid"),
+        ({"models": ["alpha"], "benchmarks": ["hanabi/*"], "samples": True}, 422, "invalid"),
+        ({"models": ["alpha"], "benchmarks": ["hanabi/*"], "name": 5}, 422, "invalid"),
+        ({"models": ["alpha"], "benchmarks": ["hanabi/*"], "colour": "red"}, 422, "invalid"),
+        ({"models": ["nobody"], "benchmarks": ["hanabi/*"]}, 422, "invalid"),
+        ({"models": ["alpha"], "benchmarks": ["golf/*"]}, 422, "invalid"),
+    ],
+)
 def test_submit_rejects_bad_payloads(client, site, owner_token, body, status, code):
     _error(_post(client, "/api/jobs", body, owner_token), status, code)
     assert Job.objects.count() == 1  # only the site's own job
 
 
 def test_submit_names_the_unknown_model(client, site, owner_token):
-    body = _error(_post(client, "/api/jobs", {"models": ["alpha", "nobody"], "benchmarks": ["hanabi/*"]}, owner_token),
-                  422, "invalid")
+    body = _error(
+        _post(
+            client,
+            "/api/jobs",
+            {"models": ["alpha", "nobody"], "benchmarks": ["hanabi/*"]},
+            owner_token,
+        ),
+        422,
+        "invalid",
+    )
     assert "nobody" in body["error"]["message"]
 
 
 def test_submit_rejects_wrong_content_type_and_huge_bodies(client, owner_token):
-    _error(_post(client, "/api/jobs", "models=x", owner_token, content_type="application/x-www-form-urlencoded"),
-           400, "bad_request")
+    _error(
+        _post(
+            client,
+            "/api/jobs",
+            "models=x",
+            owner_token,
+            content_type="application/x-www-form-urlencoded",
+        ),
+        400,
+        "bad_request",
+    )
     huge = json.dumps({"models": ["x" * (MAX_BODY_BYTES + 10)], "benchmarks": ["y"]})
     _error(_post(client, "/api/jobs", huge, owner_token), 413, "too_large")
 
 
-def test_staff_submits_cancels_and_resumes_a_job(client, catalog, owner, owner_token, no_broker,
-                                                 django_capture_on_commit_callbacks):
+def test_staff_submits_cancels_and_resumes_a_job(
+    client, catalog, owner, owner_token, no_broker, django_capture_on_commit_callbacks
+):
     bench = catalog[0]
     from evaluators.registry import family_builtins
 
     player = f"builtin-{min(family_builtins(bench.family))}"
     with django_capture_on_commit_callbacks(execute=True):
-        response = _post(client, "/api/jobs", {"models": [player], "benchmarks": [bench.slug], "samples": 1,
-                                               "name": "api job"}, owner_token)
+        response = _post(
+            client,
+            "/api/jobs",
+            {"models": [player], "benchmarks": [bench.slug], "samples": 1, "name": "api job"},
+            owner_token,
+        )
     assert response.status_code == 201, response.content
     job = Job.objects.get(pk=response.json()["id"])
     assert response["Location"] == f"/api/jobs/{job.pk}"
@@ -112,14 +147,18 @@ def test_staff_submits_cancels_and_resumes_a_job(client, catalog, owner, owner_t
     assert resumed["requeued_items"] == job.total_items and resumed["status"] == "running"
 
 
-def test_cancel_and_resume_need_staff_and_an_existing_job(client, site, owner_token, outsider_token):
+def test_cancel_and_resume_need_staff_and_an_existing_job(
+    client, site, owner_token, outsider_token
+):
     job = site["job"]
     _error(_post(client, f"/api/jobs/{job.pk}/cancel"), 401, "unauthenticated")
     _error(_post(client, f"/api/jobs/{job.pk}/cancel", None, outsider_token), 403, "forbidden")
     _error(_post(client, f"/api/jobs/{job.pk}/resume", None, outsider_token), 403, "forbidden")
     _error(_post(client, "/api/jobs/9999/cancel", None, owner_token), 404, "not_found")
     _error(_post(client, "/api/jobs/9999/resume", None, owner_token), 404, "not_found")
-    _error(_post(client, f"/api/jobs/{job.pk}/cancel", None, owner_token), 409, "conflict")  # already done
+    _error(
+        _post(client, f"/api/jobs/{job.pk}/cancel", None, owner_token), 409, "conflict"
+    )  # already done
 
 
 def test_writes_need_no_csrf_token_because_cookies_do_not_authenticate(site, owner, owner_token):
@@ -138,8 +177,14 @@ def test_a_body_without_length_over_the_limit_is_413(client, owner_token, settin
     from api.views import jobs
 
     body = json.dumps({"models": ["x" * 5000], "benchmarks": ["y"]}).encode()
-    request = RequestFactory().post("/api/jobs", data=body, content_type="application/json",
-                                    HTTP_AUTHORIZATION=f"Bearer {owner_token}")
+    request = RequestFactory().post(
+        "/api/jobs",
+        data=body,
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {owner_token}",
+    )
     del request.META["CONTENT_LENGTH"]  # as a chunked upload arrives
     response = jobs(request)
-    assert response.status_code == 413 and json.loads(response.content)["error"]["code"] == "too_large"
+    assert (
+        response.status_code == 413 and json.loads(response.content)["error"]["code"] == "too_large"
+    )

@@ -21,19 +21,25 @@ from tests.fixtures.users import job_operator
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize(("params", "message"), [
-    ({"timeout": 0}, "params.timeout"),
-    ({"timeout": -5}, "params.timeout"),
-    ({"timeout": 86400}, "params.timeout"),
-    ({"extra_body": {"n": 128}}, "params.extra_body.n"),
-    ({"extra_body": {"options": {"best_of": 8}}}, "params.extra_body.options.best_of"),
-    ({"extra_body": {"metadata": "sk-proj-0123456789abcdefABCDEF"}}, "params.extra_body.metadata"),
-    ({"extra_body": {"routing": ["AKIAIOSFODNN7EXAMPLE"]}}, "params.extra_body.routing[0]"),
-    ({"extra_body": {"x": "q9Zr4TnV0bX7c2LmP5sK8wY1dF6gH3jA"}}, "params.extra_body.x"),
-    ({"temperature": math.nan}, "params.temperature"),
-    ({"extra_body": {"top_k": math.inf}}, "params.extra_body.top_k"),
-    ({"extra_body": {"pad": "x" * 5000}}, "4000 characters"),
-])
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"timeout": 0}, "params.timeout"),
+        ({"timeout": -5}, "params.timeout"),
+        ({"timeout": 86400}, "params.timeout"),
+        ({"extra_body": {"n": 128}}, "params.extra_body.n"),
+        ({"extra_body": {"options": {"best_of": 8}}}, "params.extra_body.options.best_of"),
+        (
+            {"extra_body": {"metadata": "sk-proj-0123456789abcdefABCDEF"}},
+            "params.extra_body.metadata",
+        ),
+        ({"extra_body": {"routing": ["AKIAIOSFODNN7EXAMPLE"]}}, "params.extra_body.routing[0]"),
+        ({"extra_body": {"x": "q9Zr4TnV0bX7c2LmP5sK8wY1dF6gH3jA"}}, "params.extra_body.x"),
+        ({"temperature": math.nan}, "params.temperature"),
+        ({"extra_body": {"top_k": math.inf}}, "params.extra_body.top_k"),
+        ({"extra_body": {"pad": "x" * 5000}}, "4000 characters"),
+    ],
+)
 def test_a_parameter_over_its_cap_is_refused_by_name(params, message):
     with pytest.raises(ValidationError) as refused:
         validate_params(params)
@@ -41,9 +47,18 @@ def test_a_parameter_over_its_cap_is_refused_by_name(params, message):
 
 
 def test_ordinary_parameters_pass():
-    validate_params({"timeout": 120, "temperature": 0.6, "extra_body": {
-        "n": 1, "top_k": 40, "provider": {"order": ["together", "fireworks"]},
-        "url": "https://example.org/a-very-long-path-name-without-secrets-1234567890"}})
+    validate_params(
+        {
+            "timeout": 120,
+            "temperature": 0.6,
+            "extra_body": {
+                "n": 1,
+                "top_k": 40,
+                "provider": {"order": ["together", "fireworks"]},
+                "url": "https://example.org/a-very-long-path-name-without-secrets-1234567890",
+            },
+        }
+    )
 
 
 @pytest.fixture
@@ -67,16 +82,29 @@ def test_a_job_over_the_item_cap_is_refused(reference, demo_exam, settings):
 
 def test_the_api_refuses_ten_thousand_samples(client, reference, demo_exam):
     token = api_token_create(user=job_operator("owner"), name="ci")[1]
-    response = client.post("/api/jobs", json.dumps({"models": [reference.slug], "benchmarks": [demo_exam.slug],
-                                                     "samples": 10_000}),
-                           content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
-    assert response.status_code == 422 and "PODIUM_MAX_SAMPLES" in response.json()["error"]["message"]
+    response = client.post(
+        "/api/jobs",
+        json.dumps({"models": [reference.slug], "benchmarks": [demo_exam.slug], "samples": 10_000}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert (
+        response.status_code == 422 and "PODIUM_MAX_SAMPLES" in response.json()["error"]["message"]
+    )
 
 
 def test_evaluate_refuses_a_billion_samples(reference, demo_exam):
     with pytest.raises(CommandError, match="PODIUM_MAX_SAMPLES"):
-        call_command("evaluate", "--model", reference.slug, "--benchmark", demo_exam.slug,
-                     "--samples", "1000000000", "--detach")
+        call_command(
+            "evaluate",
+            "--model",
+            reference.slug,
+            "--benchmark",
+            demo_exam.slug,
+            "--samples",
+            "1000000000",
+            "--detach",
+        )
 
 
 @pytest.mark.parametrize("samples", ["-3", "0", "1000000"])

@@ -19,20 +19,41 @@ from catalog.services import model_register
 
 pytestmark = pytest.mark.django_db
 
-GOOD = {"slug": "m", "display_name": "M", "litellm_model": "openai/gpt-4o-mini", "api_base": "",
-        "api_key_env": "OPENAI_API_KEY", "params": {"temperature": 0.6}}
+GOOD = {
+    "slug": "m",
+    "display_name": "M",
+    "litellm_model": "openai/gpt-4o-mini",
+    "api_base": "",
+    "api_key_env": "OPENAI_API_KEY",
+    "params": {"temperature": 0.6},
+}
 
 # case: (fields changed, the form field at fault, words the error must contain)
 CASES = {
-    "unknown provider": ({"litellm_model": "nosuchprovider/gpt-4o"}, "litellm_model", ["nosuchprovider/gpt-4o"]),
-    "malformed model string": ({"litellm_model": "gpt 4o; rm -rf /"}, "litellm_model", ["provider/model"]),
+    "unknown provider": (
+        {"litellm_model": "nosuchprovider/gpt-4o"},
+        "litellm_model",
+        ["nosuchprovider/gpt-4o"],
+    ),
+    "malformed model string": (
+        {"litellm_model": "gpt 4o; rm -rf /"},
+        "litellm_model",
+        ["provider/model"],
+    ),
     "model string without a model": ({"litellm_model": "openai/"}, "litellm_model", ["openai/"]),
     "api base not a URL": ({"api_base": "javascript:alert(1)"}, "api_base", ["URL"]),
     "api base without a host": ({"api_base": "http://"}, "api_base", ["URL"]),
-    "the key itself instead of a variable name": ({"api_key_env": "sk-proj-abc123"}, "api_key_env",
-                                                  ["NAME of an environment variable"]),
+    "the key itself instead of a variable name": (
+        {"api_key_env": "sk-proj-abc123"},
+        "api_key_env",
+        ["NAME of an environment variable"],
+    ),
     "temperature as a string": ({"params": {"temperature": "hot"}}, "params", ["temperature"]),
-    "max_tokens as a float": ({"params": {"max_tokens": 12.5}}, "params", ["max_tokens", "positive integer"]),
+    "max_tokens as a float": (
+        {"params": {"max_tokens": 12.5}},
+        "params",
+        ["max_tokens", "positive integer"],
+    ),
     "boolean seed": ({"params": {"seed": True}}, "params", ["seed"]),
     "unknown parameter": ({"params": {"temprature": 0.5}}, "params", ["temprature"]),
     "params not an object": ({"params": [1, 2]}, "params", ["object"]),
@@ -56,8 +77,12 @@ def test_the_admin_form_refuses_it(case):
     staff = Client()
     staff.force_login(get_user_model().objects.create_superuser("root", "r@example.test", "pw"))
     data = {**GOOD, **changes}
-    form = {**{k: v for k, v in data.items() if k != "params"}, "params": json.dumps(data["params"]),
-            "modality": "text", "active": "on"}
+    form = {
+        **{k: v for k, v in data.items() if k != "params"},
+        "params": json.dumps(data["params"]),
+        "modality": "text",
+        "active": "on",
+    }
     response = staff.post("/admin/catalog/modelentry/add/", form)
     assert response.status_code == 200, f"{case}: the form was accepted"
     errors = response.context["adminform"].form.errors
@@ -72,9 +97,18 @@ def test_the_admin_form_refuses_it(case):
 def test_the_add_model_command_refuses_it(case):
     changes, _field, words = CASES[case]
     data = {**GOOD, **changes}
-    args = [data["slug"], data["litellm_model"], "--name", data["display_name"],
-            "--api-base", data["api_base"], "--key-env", data["api_key_env"],
-            "--params", json.dumps(data["params"])]
+    args = [
+        data["slug"],
+        data["litellm_model"],
+        "--name",
+        data["display_name"],
+        "--api-base",
+        data["api_base"],
+        "--key-env",
+        data["api_key_env"],
+        "--params",
+        json.dumps(data["params"]),
+    ]
     with pytest.raises(CommandError) as info:
         call_command("add_model", *args, stdout=io.StringIO(), stderr=io.StringIO())
     for word in words:

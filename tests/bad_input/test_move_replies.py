@@ -27,13 +27,16 @@ def test_claims_in_the_reasoning_are_not_the_answer():
     assert parse_move(START, reply) == chess.Move.from_uci("a2a3")
 
 
-@pytest.mark.parametrize("reply, kind", [
-    ("Final answer: Qxf7#", "illegal"),  # a mate that does not exist in the position
-    ("Final answer: e2e5", "illegal"),
-    ("Final answer:", "unparseable"),
-    ("I resign the parser: best move e4", "unparseable"),
-    ("Final answer: \x00\x1b[2J", "unparseable"),
-])
+@pytest.mark.parametrize(
+    "reply, kind",
+    [
+        ("Final answer: Qxf7#", "illegal"),  # a mate that does not exist in the position
+        ("Final answer: e2e5", "illegal"),
+        ("Final answer:", "unparseable"),
+        ("I resign the parser: best move e4", "unparseable"),
+        ("Final answer: \x00\x1b[2J", "unparseable"),
+    ],
+)
 def test_a_gaming_or_broken_answer_is_an_error_of_its_kind(reply, kind):
     with pytest.raises(AnswerError) as info:
         parse_move(START, reply)

@@ -28,10 +28,17 @@ def browser():
         require(False, "playwright for Python")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run",
-                  "--disable-dev-shm-usage"],
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-dev-shm-usage",
+            ],
         )
         yield browser
         browser.close()
@@ -46,7 +53,10 @@ class Console:
 
     def __init__(self, page):
         self.errors: list[str] = []
-        page.on("console", lambda msg: self.errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+        page.on(
+            "console",
+            lambda msg: self.errors.append(f"console: {msg.text}") if msg.type == "error" else None,
+        )
         page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
 
 

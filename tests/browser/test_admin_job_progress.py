@@ -14,7 +14,9 @@ def boxed_answer(request):
     return "Step by step: the answer is \\boxed{1}."
 
 
-def test_staff_submits_a_model_and_a_job_and_watches_progress(live_server, page, celery_worker, fake_llm):
+def test_staff_submits_a_model_and_a_job_and_watches_progress(
+    live_server, page, celery_worker, fake_llm
+):
     from catalog.services import benchmarks_ensure
     from tests.fakes.openai_server import FAKE_KEY_ENV
 

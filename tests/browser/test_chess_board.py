@@ -16,20 +16,61 @@ GAME = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]
 
 def _game_details() -> dict:
     board, records = chess.Board(), []
-    wins = [(55.0, 54.0), (53.0, 56.0), (57.0, 51.0)]  # the model's (White's) Win% before / after its moves
+    wins = [
+        (55.0, 54.0),
+        (53.0, 56.0),
+        (57.0, 51.0),
+    ]  # the model's (White's) Win% before / after its moves
     for ply, uci in enumerate(GAME, start=1):
         if ply % 2 == 1:
             before, after = wins[ply // 2]
-            records.append({"fen": board.fen(), "side": "white", "move": uci, "san": board.san(chess.Move.from_uci(uci)),
-                            "builtin": False, "ply": ply, "by": "model", "attempts": 1, "legal_first_try": True,
-                            "claims_total": 1, "claims_false": 1,
-                            "claims": [{"kind": "check", "text": "this gives check", "true": False, "in_variation": False}],
-                            "analysis": {"best_move": "d2d4", "best_san": "d4", "win_before": before, "win_after": after,
-                                         "move_class": "good", "accuracy": 90.0, "cp_loss": 12}})
+            records.append(
+                {
+                    "fen": board.fen(),
+                    "side": "white",
+                    "move": uci,
+                    "san": board.san(chess.Move.from_uci(uci)),
+                    "builtin": False,
+                    "ply": ply,
+                    "by": "model",
+                    "attempts": 1,
+                    "legal_first_try": True,
+                    "claims_total": 1,
+                    "claims_false": 1,
+                    "claims": [
+                        {
+                            "kind": "check",
+                            "text": "this gives check",
+                            "true": False,
+                            "in_variation": False,
+                        }
+                    ],
+                    "analysis": {
+                        "best_move": "d2d4",
+                        "best_san": "d4",
+                        "win_before": before,
+                        "win_after": after,
+                        "move_class": "good",
+                        "accuracy": 90.0,
+                        "cp_loss": 12,
+                    },
+                }
+            )
         board.push_uci(uci)
-    return {"task": "games", "opponent": "stockfish-elo-1350", "opponent_elo": 1350, "model_color": "white",
-            "result": "*", "reason": "max_moves", "points": 0.5, "plies": len(GAME), "moves": records,
-            "opponent_moves": [], "game_moves": GAME, "pgn": str(chess.pgn.Game.from_board(board))}
+    return {
+        "task": "games",
+        "opponent": "stockfish-elo-1350",
+        "opponent_elo": 1350,
+        "model_color": "white",
+        "result": "*",
+        "reason": "max_moves",
+        "points": 0.5,
+        "plies": len(GAME),
+        "moves": records,
+        "opponent_moves": [],
+        "game_moves": GAME,
+        "pgn": str(chess.pgn.Game.from_board(board)),
+    }
 
 
 def test_board_geometry_move_list_pgn_and_eval_graph(live_server, page):
@@ -49,8 +90,13 @@ def test_board_geometry_move_list_pgn_and_eval_graph(live_server, page):
     assert len(tops) == 8
     # coordinates: a-h along the bottom, 1-8 up the side
     assert page.locator("#board .coord.file").all_text_contents() == list("abcdefgh")
-    assert page.locator("#board .coord.rank").all_text_contents() == [str(r) for r in range(8, 0, -1)]
-    assert page.locator("svg.arrows line.arrow.model").count() == 1 and page.locator("svg.arrows line.arrow.best").count() == 1
+    assert page.locator("#board .coord.rank").all_text_contents() == [
+        str(r) for r in range(8, 0, -1)
+    ]
+    assert (
+        page.locator("svg.arrows line.arrow.model").count() == 1
+        and page.locator("svg.arrows line.arrow.best").count() == 1
+    )
     assert page.inner_text("#to-move") == "White to move"
     assert page.locator("#board .last-move").count() == 2  # ...e5 led to this position
     assert "this gives check" in page.inner_text(".false-claims")

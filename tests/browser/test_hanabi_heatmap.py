@@ -11,7 +11,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_heatmap_is_the_agent_matrix_with_values(live_server, page):
     a, b = f.model("alpha"), f.model("beta")
-    selfplay, cross = f.benchmark("hanabi/2p-watson", "hanabi"), f.benchmark("hanabi/cross-2p", "hanabi")
+    selfplay, cross = (
+        f.benchmark("hanabi/2p-watson", "hanabi"),
+        f.benchmark("hanabi/cross-2p", "hanabi"),
+    )
     f.run(a, selfplay, f.hanabi_metrics(14.0, 0.5))
     f.run(b, selfplay, f.hanabi_metrics(9.0, 0.7))
     f.run(a, cross, f.hanabi_metrics(11.0, 0.6, mode="cross", partners=["beta"]))

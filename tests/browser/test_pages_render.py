@@ -11,13 +11,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def _urls(site) -> list[str]:
     items = site["items"]
     return [
-        reverse("leaderboard:home"), reverse("leaderboard:hipho"),
-        reverse("leaderboard:hipho_exam", args=["ipho-2025"]), reverse("leaderboard:hanabi"),
-        reverse("leaderboard:chess"), reverse("leaderboard:benchmarks"),
+        reverse("leaderboard:home"),
+        reverse("leaderboard:hipho"),
+        reverse("leaderboard:hipho_exam", args=["ipho-2025"]),
+        reverse("leaderboard:hanabi"),
+        reverse("leaderboard:chess"),
+        reverse("leaderboard:benchmarks"),
         reverse("leaderboard:benchmark", args=[site["benchmarks"][0].pk]),
-        reverse("leaderboard:model", args=["alpha"]), reverse("leaderboard:run", args=[site["runs"]["alpha-ipho"].pk]),
-        reverse("leaderboard:item", args=[items["hipho"].pk]), reverse("leaderboard:replay", args=[items["hanabi"].pk]),
-        reverse("leaderboard:position", args=[items["chess"].pk]), reverse("leaderboard:queue"),
+        reverse("leaderboard:model", args=["alpha"]),
+        reverse("leaderboard:run", args=[site["runs"]["alpha-ipho"].pk]),
+        reverse("leaderboard:item", args=[items["hipho"].pk]),
+        reverse("leaderboard:replay", args=[items["hanabi"].pk]),
+        reverse("leaderboard:position", args=[items["chess"].pk]),
+        reverse("leaderboard:queue"),
         reverse("leaderboard:job", args=[site["job"].pk]),
     ]
 
@@ -32,11 +38,14 @@ def test_every_page_renders_without_console_errors(live_server, page):
         assert page.locator("header.site nav a").count() >= 6, url
 
 
-@pytest.mark.parametrize("path, charts", [
-    ("leaderboard:hipho", ["hipho-medals-chart"]),
-    ("leaderboard:hanabi", ["hanabi-self-chart", "hanabi-cross-heatmap"]),
-    ("leaderboard:chess", ["chess-move-classes", "chess-elo-chart", "chess-puzzle-chart"]),
-])
+@pytest.mark.parametrize(
+    "path, charts",
+    [
+        ("leaderboard:hipho", ["hipho-medals-chart"]),
+        ("leaderboard:hanabi", ["hanabi-self-chart", "hanabi-cross-heatmap"]),
+        ("leaderboard:chess", ["chess-move-classes", "chess-elo-chart", "chess-puzzle-chart"]),
+    ],
+)
 def test_charts_draw(live_server, page, path, charts):
     populated_site()
     page.goto(live_server.url + reverse(path))
@@ -44,7 +53,12 @@ def test_charts_draw(live_server, page, path, charts):
         page.wait_for_selector(f'#{chart_id}[data-drawn="1"]')
         # plotly drew an SVG with at least one trace in it
         assert page.locator(f"#{chart_id} svg.main-svg").count() >= 1
-        assert page.locator(f"#{chart_id} .trace, #{chart_id} .hm, #{chart_id} .heatmaplayer image").count() >= 1
+        assert (
+            page.locator(
+                f"#{chart_id} .trace, #{chart_id} .hm, #{chart_id} .heatmaplayer image"
+            ).count()
+            >= 1
+        )
     assert page.console.errors == []
 
 

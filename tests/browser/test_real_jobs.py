@@ -20,7 +20,9 @@ def finished_baselines(celery_worker, settings):
     from catalog.services import benchmarks_ensure, builtin_models_ensure
     from jobs.services import job_submit
 
-    require(bool(shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")), "Stockfish")
+    require(
+        bool(shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")), "Stockfish"
+    )
     builtin_models_ensure()
     benchmarks_ensure()
     celery_worker(concurrency=2)
@@ -31,26 +33,41 @@ def finished_baselines(celery_worker, settings):
     ]
     jobs = []
     for models, benches, samples in plan:
-        jobs.append(job_submit(models=list(ModelEntry.objects.filter(slug__in=models)),
-                               benchmarks=list(Benchmark.objects.filter(slug__in=benches)), samples=samples))
-    wait_for(lambda: all(Job.objects.get(pk=j.pk).status == Job.Status.DONE for j in jobs), timeout=420,
-             interval=1.0, what="the baseline jobs")
+        jobs.append(
+            job_submit(
+                models=list(ModelEntry.objects.filter(slug__in=models)),
+                benchmarks=list(Benchmark.objects.filter(slug__in=benches)),
+                samples=samples,
+            )
+        )
+    wait_for(
+        lambda: all(Job.objects.get(pk=j.pk).status == Job.Status.DONE for j in jobs),
+        timeout=420,
+        interval=1.0,
+        what="the baseline jobs",
+    )
     return jobs
 
 
 def test_pages_show_real_results(live_server, page, finished_baselines):
     hanabi_item = ItemResult.objects.filter(run__benchmark__family="hanabi", state="done").first()
-    chess_item = ItemResult.objects.filter(run__benchmark__family="chess", state="done",
-                                           run__model__slug="builtin-random").first()
+    chess_item = ItemResult.objects.filter(
+        run__benchmark__family="chess", state="done", run__model__slug="builtin-random"
+    ).first()
     hipho_item = ItemResult.objects.filter(run__benchmark__family="hipho", state="done").first()
     assert hanabi_item and chess_item and hipho_item
 
-    for url in [reverse("leaderboard:home"), reverse("leaderboard:hipho"), reverse("leaderboard:hanabi"),
-                reverse("leaderboard:chess"), reverse("leaderboard:queue"),
-                reverse("leaderboard:job", args=[finished_baselines[0].pk]),
-                reverse("leaderboard:run", args=[hanabi_item.run_id]),
-                reverse("leaderboard:item", args=[hipho_item.pk]),
-                reverse("leaderboard:model", args=["builtin-iggi"])]:
+    for url in [
+        reverse("leaderboard:home"),
+        reverse("leaderboard:hipho"),
+        reverse("leaderboard:hanabi"),
+        reverse("leaderboard:chess"),
+        reverse("leaderboard:queue"),
+        reverse("leaderboard:job", args=[finished_baselines[0].pk]),
+        reverse("leaderboard:run", args=[hanabi_item.run_id]),
+        reverse("leaderboard:item", args=[hipho_item.pk]),
+        reverse("leaderboard:model", args=["builtin-iggi"]),
+    ]:
         assert page.goto(live_server.url + url).status == 200, url
         page.wait_for_load_state("networkidle")
         assert page.console.errors == [], (url, page.console.errors)

@@ -33,9 +33,15 @@ def test_payloads_in_replies_show_as_text(live_server, page):
 def test_payloads_in_model_names_show_as_text(live_server, page):
     m = f.model("evil", display_name=XSS)
     f.run(m, f.benchmark("hipho/x", "hipho"), f.hipho_metrics(10.0))
-    f.run(m, f.benchmark("hanabi/x", "hanabi"), f.hanabi_metrics(10.0, mode="cross", partners=[XSS]))
-    for url in (reverse("leaderboard:home"), reverse("leaderboard:hipho"), reverse("leaderboard:hanabi"),
-                reverse("leaderboard:model", args=["evil"])):
+    f.run(
+        m, f.benchmark("hanabi/x", "hanabi"), f.hanabi_metrics(10.0, mode="cross", partners=[XSS])
+    )
+    for url in (
+        reverse("leaderboard:home"),
+        reverse("leaderboard:hipho"),
+        reverse("leaderboard:hanabi"),
+        reverse("leaderboard:model", args=["evil"]),
+    ):
         page.goto(live_server.url + url)
         page.wait_for_load_state("networkidle")
         assert XSS in page.inner_text("main"), url

@@ -19,7 +19,9 @@ def test_it_brands_the_admin_and_labels_model_fields_in_words(staff_client):
     html = staff_client.get("/admin/catalog/modelentry/add/").content.decode()
     assert "Podium administration" in html
     for label in ("litellm model string", "API key variable", "parameters (billions)"):
-        assert f">{label[0].upper() + label[1:]}:</label>" in html or f">{label}:</label>" in html, label
+        assert (
+            f">{label[0].upper() + label[1:]}:</label>" in html or f">{label}:</label>" in html
+        ), label
 
 
 def test_it_lets_the_job_form_filter_benchmarks_by_family(staff_client):

@@ -13,8 +13,13 @@ pytestmark = pytest.mark.django_db
 
 
 def _register(**overrides):
-    kwargs = {"slug": "m", "display_name": "M", "litellm_model": "openai/gpt-4o-mini",
-              "api_key_env": "OPENAI_API_KEY", "params": {"temperature": 0.6}}
+    kwargs = {
+        "slug": "m",
+        "display_name": "M",
+        "litellm_model": "openai/gpt-4o-mini",
+        "api_key_env": "OPENAI_API_KEY",
+        "params": {"temperature": 0.6},
+    }
     kwargs.update(overrides)
     return model_register(**kwargs)
 
@@ -43,7 +48,10 @@ def test_it_registers_a_valid_model_without_storing_a_key():
         ({"params": {"reasoning_effort": "extreme"}}, "params.reasoning_effort"),
         ({"params": {"temprature": 0.5}}, "unknown generation parameter 'temprature'"),
         ({"params": [1, 2]}, "params must be an object"),
-        ({"params": {"extra_body": {"headers": {"X-Api-Key": "abc"}}}}, "params.extra_body.headers.X-Api-Key looks like a credential"),
+        (
+            {"params": {"extra_body": {"headers": {"X-Api-Key": "abc"}}}},
+            "params.extra_body.headers.X-Api-Key looks like a credential",
+        ),
     ],
 )
 def test_it_rejects_a_bad_registration_naming_the_field(overrides, message):
@@ -62,10 +70,22 @@ def test_it_warns_when_the_key_variable_is_not_set_here(monkeypatch):
 
 
 def test_it_registers_from_the_cli_and_reports_errors_clearly(capsys):
-    call_command("add_model", "local", "openai/qwen", "--api-base", "http://127.0.0.1:9/v1",
-                 "--params", '{"temperature": 0.2}', "--open-weights", "--params-b", "7")
+    call_command(
+        "add_model",
+        "local",
+        "openai/qwen",
+        "--api-base",
+        "http://127.0.0.1:9/v1",
+        "--params",
+        '{"temperature": 0.2}',
+        "--open-weights",
+        "--params-b",
+        "7",
+    )
     entry = ModelEntry.objects.get(slug="local")
-    assert entry.open_weights and entry.parameter_count_b == 7 and entry.params == {"temperature": 0.2}
+    assert (
+        entry.open_weights and entry.parameter_count_b == 7 and entry.params == {"temperature": 0.2}
+    )
     with pytest.raises(CommandError, match="--params is not valid JSON"):
         call_command("add_model", "bad", "openai/x", "--params", "{temperature: 1}")
     with pytest.raises(CommandError, match="not an http"):
@@ -75,9 +95,18 @@ def test_it_registers_from_the_cli_and_reports_errors_clearly(capsys):
 
 def test_the_admin_form_validates_and_warns(admin_client, monkeypatch):
     monkeypatch.delenv("PODIUM_ADMIN_FORM_KEY", raising=False)
-    data = {"slug": "adm", "display_name": "Adm", "litellm_model": "not a model", "api_base": "",
-            "api_key_env": "PODIUM_ADMIN_FORM_KEY", "params": "{}", "organisation": "",
-            "modality": "text", "notes": "", "active": "on"}
+    data = {
+        "slug": "adm",
+        "display_name": "Adm",
+        "litellm_model": "not a model",
+        "api_base": "",
+        "api_key_env": "PODIUM_ADMIN_FORM_KEY",
+        "params": "{}",
+        "organisation": "",
+        "modality": "text",
+        "notes": "",
+        "active": "on",
+    }
     response = admin_client.post("/admin/catalog/modelentry/add/", data)
     assert response.status_code == 200 and "provider/model" in response.content.decode()
     assert not ModelEntry.objects.exists()

@@ -33,10 +33,26 @@ def test_the_chess_page_shows_the_measured_ladder_and_its_round_robin(client):
 
 def test_a_clean_sweep_is_shown_as_a_bound_with_the_opponents_named(client):
     m, b = f.model("loser"), f.benchmark("chess/games-ladder", "chess")
-    metrics = {**f.chess_metrics(1180.0, task="games"), "score_se": None, "elo": 1180.0,
-               "elo_ci95": [None, 1320.0], "elo_censored": "below", "wins": 0, "draws": 0, "losses": 6,
-               "pairings": [{"opponent": "stockfish-elo-1350", "wins": 0, "draws": 0, "losses": 6,
-                             "rating": 1410.0, "rating_se": 30.0}]}
+    metrics = {
+        **f.chess_metrics(1180.0, task="games"),
+        "score_se": None,
+        "elo": 1180.0,
+        "elo_ci95": [None, 1320.0],
+        "elo_censored": "below",
+        "wins": 0,
+        "draws": 0,
+        "losses": 6,
+        "pairings": [
+            {
+                "opponent": "stockfish-elo-1350",
+                "wins": 0,
+                "draws": 0,
+                "losses": 6,
+                "rating": 1410.0,
+                "rating_se": 30.0,
+            }
+        ],
+    }
     f.run(m, b, metrics)
     row = _table(client.get(reverse("leaderboard:chess")).content.decode(), "chess-models")
     assert "&lt; 1,320" in row and "every rated game lost" in row
@@ -45,14 +61,28 @@ def test_a_clean_sweep_is_shown_as_a_bound_with_the_opponents_named(client):
 
 def test_faithfulness_sits_next_to_the_hallucination_rate_with_intervals(client):
     m, b = f.model("talker"), f.benchmark("chess/best-move", "chess")
-    metrics = {**f.chess_metrics(40.0), "hallucination_ci95": [0.02, 0.11], "faithfulness_n": 20,
-               "unfaithful": 5, "unfaithful_rate": 0.25, "unfaithful_ci95": [0.11, 0.47],
-               "no_move": 2, "no_move_rate": 0.1, "no_move_ci95": [0.03, 0.3], "never_legal": 1,
-               "accuracy_never_legal_as_zero": 68.0}
+    metrics = {
+        **f.chess_metrics(40.0),
+        "hallucination_ci95": [0.02, 0.11],
+        "faithfulness_n": 20,
+        "unfaithful": 5,
+        "unfaithful_rate": 0.25,
+        "unfaithful_ci95": [0.11, 0.47],
+        "no_move": 2,
+        "no_move_rate": 0.1,
+        "no_move_ci95": [0.03, 0.3],
+        "never_legal": 1,
+        "accuracy_never_legal_as_zero": 68.0,
+    }
     f.run(m, b, metrics)
     html = client.get(reverse("leaderboard:chess")).content.decode()
     row = _table(html, "chess-tasks")
-    assert "25.0%" in row and "[11.0%, 47.0%]" in row and "[3.0%, 30.0%]" in row and "[2.0%, 11.0%]" in row
+    assert (
+        "25.0%" in row
+        and "[11.0%, 47.0%]" in row
+        and "[3.0%, 30.0%]" in row
+        and "[2.0%, 11.0%]" in row
+    )
     assert "Podium&#x27;s own" in html or "Podium's own" in html
     model_html = client.get(reverse("leaderboard:model", args=["talker"])).content.decode()
     table = _table(model_html, "model-chess-reasoning")

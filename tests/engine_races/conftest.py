@@ -24,9 +24,21 @@ def postgres(transactional_db):
 def django_process(script: str, **env: str) -> subprocess.Popen:
     """A Python process with Django set up on the test database, running `script`; it talks
     line by line over stdin/stdout."""
-    full = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}",
-            "DJANGO_SETTINGS_MODULE": "podium.settings", "DATABASE_URL": _database_url(), **env}
+    full = {
+        **os.environ,
+        "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}",
+        "DJANGO_SETTINGS_MODULE": "podium.settings",
+        "DATABASE_URL": _database_url(),
+        **env,
+    }
     prelude = "import django, sys\ndjango.setup()\n"
-    return subprocess.Popen([sys.executable, "-c", prelude + script], cwd=ROOT, env=full,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, bufsize=1)
+    return subprocess.Popen(
+        [sys.executable, "-c", prelude + script],
+        cwd=ROOT,
+        env=full,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )

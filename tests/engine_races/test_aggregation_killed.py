@@ -29,7 +29,8 @@ for item_id in ItemResult.objects.filter(run__job_id=int(sys.argv[1])).values_li
 
 
 def test_the_reaper_finishes_a_run_whose_final_aggregation_was_killed(
-        postgres, demo_exam, celery_worker, monkeypatch):
+    postgres, demo_exam, celery_worker, monkeypatch
+):
     monkeypatch.setattr(queue, "enqueue_dispatch", lambda job_id: None)  # the subprocess runs it
     reference = ModelEntry.objects.get(litellm_model="builtin/reference")
     job = services.job_submit(models=[reference], benchmarks=[demo_exam], samples=1)
@@ -46,8 +47,11 @@ def test_the_reaper_finishes_a_run_whose_final_aggregation_was_killed(
     assert services.job_resume(job=job) == 0  # nothing for a resume to do
 
     celery_worker(concurrency=1, beat=True, reaper=0.5)
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=60,
-             what="the reaper to finish the job")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=60,
+        what="the reaper to finish the job",
+    )
     run.refresh_from_db()
     assert run.status == Run.Status.DONE and run.aggregated_at is not None
     assert run.metrics and run.score is not None

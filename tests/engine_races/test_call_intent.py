@@ -24,8 +24,9 @@ gateway().complete([{"role": "user", "content": "hang"}], model=ModelEntry.objec
 """
 
 
-def test_a_call_killed_in_flight_stays_in_the_cost_records(postgres, fake_llm, fake_model, demo_exam,
-                                                           monkeypatch):
+def test_a_call_killed_in_flight_stays_in_the_cost_records(
+    postgres, fake_llm, fake_model, demo_exam, monkeypatch
+):
     monkeypatch.setattr(queue, "enqueue_dispatch", lambda job_id: None)
     job = services.job_submit(models=[fake_model], benchmarks=[demo_exam], samples=1)
     first, second = ItemResult.objects.filter(run__job=job).order_by("id")[:2]

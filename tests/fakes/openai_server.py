@@ -47,17 +47,37 @@ FaultKind = Literal[
     "rate_limit", "server_error", "timeout", "malformed", "truncated", "empty", "empty_body"
 ]
 FAULT_KINDS: tuple[FaultKind, ...] = (
-    "rate_limit", "server_error", "timeout", "malformed", "truncated", "empty", "empty_body"
+    "rate_limit",
+    "server_error",
+    "timeout",
+    "malformed",
+    "truncated",
+    "empty",
+    "empty_body",
 )
 # The faults injected at random when fault_rate > 0 (timeouts are opt-in: they cost the
 # client a whole timeout each).
 DEFAULT_RANDOM_FAULTS: tuple[FaultKind, ...] = (
-    "rate_limit", "server_error", "malformed", "truncated", "empty", "empty_body"
+    "rate_limit",
+    "server_error",
+    "malformed",
+    "truncated",
+    "empty",
+    "empty_body",
 )
 
-_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
-            404: "Not Found", 411: "Length Required", 422: "Unprocessable Entity",
-            429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable"}
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    411: "Length Required",
+    422: "Unprocessable Entity",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
 
 
 @dataclass(frozen=True)
@@ -144,9 +164,15 @@ class Counters:
         return sum(self.faults.values())
 
     def as_dict(self) -> dict[str, Any]:
-        return {"requests": self.requests, "successful": self.successful, "errors": self.errors,
-                "faults": dict(self.faults), "faults_total": self.faults_total,
-                "in_flight": self.in_flight, "max_in_flight": self.max_in_flight}
+        return {
+            "requests": self.requests,
+            "successful": self.successful,
+            "errors": self.errors,
+            "faults": dict(self.faults),
+            "faults_total": self.faults_total,
+            "in_flight": self.in_flight,
+            "max_in_flight": self.max_in_flight,
+        }
 
 
 class FakeOpenAIServer:
@@ -170,9 +196,15 @@ class FakeOpenAIServer:
         self.host = host
         self.port = port
         self._defaults: dict[str, Any] = {
-            "latency": latency, "fault_rate": fault_rate, "fault_kinds": tuple(fault_kinds),
-            "retry_after": retry_after, "hang_s": hang_s, "reasoning_tokens": reasoning_tokens,
-            "rule": rule, "record_requests": record_requests}
+            "latency": latency,
+            "fault_rate": fault_rate,
+            "fault_kinds": tuple(fault_kinds),
+            "retry_after": retry_after,
+            "hang_s": hang_s,
+            "reasoning_tokens": reasoning_tokens,
+            "rule": rule,
+            "record_requests": record_requests,
+        }
         self._seed = seed
         self._ids = itertools.count(1)
         self._queue: deque[str | Reply] = deque()
@@ -261,8 +293,9 @@ class FakeOpenAIServer:
     async def _serve(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
-        self._server = await asyncio.start_server(self._handle, self.host, self.port,
-                                                  backlog=1024, reuse_address=True)
+        self._server = await asyncio.start_server(
+            self._handle, self.host, self.port, backlog=1024, reuse_address=True
+        )
         self.port = self._server.sockets[0].getsockname()[1]
         self._ready.set()
         async with self._server:
@@ -302,8 +335,9 @@ class FakeOpenAIServer:
                     await self._send(writer, 411, {"error": {"message": "Content-Length required"}})
                     return
                 body = await reader.readexactly(int(length)) if length else b""
-                keep_alive = await self._dispatch(method, path.split("?", 1)[0], headers, body,
-                                                  writer)
+                keep_alive = await self._dispatch(
+                    method, path.split("?", 1)[0], headers, body, writer
+                )
                 if not keep_alive or headers.get("connection", "").lower() == "close":
                     return
         except (ConnectionError, asyncio.IncompleteReadError):
@@ -315,8 +349,14 @@ class FakeOpenAIServer:
             except RuntimeError:  # loop already closing at shutdown
                 pass
 
-    async def _dispatch(self, method: str, path: str, headers: dict[str, str], body: bytes,
-                        writer: asyncio.StreamWriter) -> bool:
+    async def _dispatch(
+        self,
+        method: str,
+        path: str,
+        headers: dict[str, str],
+        body: bytes,
+        writer: asyncio.StreamWriter,
+    ) -> bool:
         if method == "GET" and path in ("/health", "/v1/health"):
             await self._send(writer, 200, {"ok": True})
             return True
@@ -367,9 +407,18 @@ class FakeOpenAIServer:
             await asyncio.sleep(latency)
         if reply.status is not None and reply.status != 200:
             self.counters.errors += 1
-            await self._send(writer, reply.status, {"error": {
-                "message": reply.text, "type": "invalid_request_error", "param": None,
-                "code": reply.error_code}})
+            await self._send(
+                writer,
+                reply.status,
+                {
+                    "error": {
+                        "message": reply.text,
+                        "type": "invalid_request_error",
+                        "param": None,
+                        "code": reply.error_code,
+                    }
+                },
+            )
             return True
         self.counters.successful += 1
         await self._send(writer, 200, self._completion(request, reply))
@@ -377,14 +426,24 @@ class FakeOpenAIServer:
 
     def _completion(self, request: dict[str, Any], reply: Reply) -> dict[str, Any]:
         prompt_text = "".join(_text_of(m.get("content")) for m in request.get("messages") or [])
-        prompt = reply.prompt_tokens if reply.prompt_tokens is not None else (
-            _estimate_tokens(prompt_text))
-        reasoning = (self.reasoning_tokens if reply.reasoning_tokens is None
-                     else reply.reasoning_tokens)
-        completion = reply.completion_tokens if reply.completion_tokens is not None else (
-            _estimate_tokens(reply.text) + reasoning)
-        usage: dict[str, Any] = {"prompt_tokens": prompt, "completion_tokens": completion,
-                                 "total_tokens": prompt + completion}
+        prompt = (
+            reply.prompt_tokens
+            if reply.prompt_tokens is not None
+            else (_estimate_tokens(prompt_text))
+        )
+        reasoning = (
+            self.reasoning_tokens if reply.reasoning_tokens is None else reply.reasoning_tokens
+        )
+        completion = (
+            reply.completion_tokens
+            if reply.completion_tokens is not None
+            else (_estimate_tokens(reply.text) + reasoning)
+        )
+        usage: dict[str, Any] = {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+        }
         if reasoning:
             usage["completion_tokens_details"] = {"reasoning_tokens": reasoning}
         return {
@@ -392,13 +451,17 @@ class FakeOpenAIServer:
             "object": "chat.completion",
             "created": int(time.time()),
             "model": request.get("model", "fake"),
-            "choices": [{"index": 0, "finish_reason": reply.finish_reason,
-                         "message": {"role": "assistant", "content": reply.text}}],
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": reply.finish_reason,
+                    "message": {"role": "assistant", "content": reply.text},
+                }
+            ],
             "usage": usage,
         }
 
-    async def _send_fault(self, reply: Reply, latency: float,
-                          writer: asyncio.StreamWriter) -> bool:
+    async def _send_fault(self, reply: Reply, latency: float, writer: asyncio.StreamWriter) -> bool:
         kind = reply.fault
         if kind == "timeout":
             try:  # hang, but wake at shutdown
@@ -410,13 +473,23 @@ class FakeOpenAIServer:
             await asyncio.sleep(latency)
         if kind == "rate_limit":
             retry_after = reply.retry_after if reply.retry_after is not None else self.retry_after
-            await self._send(writer, 429, {"error": {"message": "Rate limit reached (fake)",
-                                                     "type": "requests", "code": "rate_limit"}},
-                             extra_headers={"Retry-After": retry_after} if retry_after else None)
+            await self._send(
+                writer,
+                429,
+                {
+                    "error": {
+                        "message": "Rate limit reached (fake)",
+                        "type": "requests",
+                        "code": "rate_limit",
+                    }
+                },
+                extra_headers={"Retry-After": retry_after} if retry_after else None,
+            )
             return True
         if kind == "server_error":
-            await self._send(writer, 500, {"error": {"message": "internal error (fake)",
-                                                     "type": "server_error"}})
+            await self._send(
+                writer, 500, {"error": {"message": "internal error (fake)", "type": "server_error"}}
+            )
             return True
         if kind == "malformed":
             await self._send_raw(writer, 200, b'{"id": "chatcmpl-broken", "choices": [{"ind')
@@ -437,25 +510,39 @@ class FakeOpenAIServer:
 
     @staticmethod
     def _head(status: int, length: int, extra_headers: dict[str, str] | None) -> bytes:
-        lines = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}",
-                 "Content-Type: application/json", f"Content-Length: {length}"]
+        lines = [
+            f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}",
+            "Content-Type: application/json",
+            f"Content-Length: {length}",
+        ]
         for name, value in (extra_headers or {}).items():
             lines.append(f"{name}: {value}")
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
-    async def _send_raw(self, writer: asyncio.StreamWriter, status: int, body: bytes,
-                        extra_headers: dict[str, str] | None = None) -> None:
+    async def _send_raw(
+        self,
+        writer: asyncio.StreamWriter,
+        status: int,
+        body: bytes,
+        extra_headers: dict[str, str] | None = None,
+    ) -> None:
         writer.write(self._head(status, len(body), extra_headers) + body)
         await writer.drain()
 
-    async def _send(self, writer: asyncio.StreamWriter, status: int, payload: Any,
-                    extra_headers: dict[str, str] | None = None) -> None:
+    async def _send(
+        self,
+        writer: asyncio.StreamWriter,
+        status: int,
+        payload: Any,
+        extra_headers: dict[str, str] | None = None,
+    ) -> None:
         await self._send_raw(writer, status, json.dumps(payload).encode("utf-8"), extra_headers)
 
     # -- helpers for tests ---------------------------------------------------------------
 
-    def model_config(self, slug: str = "fake-model", model: str = "openai/fake-model",
-                     **fields: Any) -> Any:
+    def model_config(
+        self, slug: str = "fake-model", model: str = "openai/fake-model", **fields: Any
+    ) -> Any:
         """A ModelConfig pointing at this server, with its key in FAKE_KEY_ENV."""
         from evaluators.base import ModelConfig
 
@@ -474,8 +561,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per reply")
     parser.add_argument("--fault-rate", type=float, default=0.0)
-    parser.add_argument("--faults", default=",".join(DEFAULT_RANDOM_FAULTS),
-                        help=f"comma-separated kinds among {','.join(FAULT_KINDS)}")
+    parser.add_argument(
+        "--faults",
+        default=",".join(DEFAULT_RANDOM_FAULTS),
+        help=f"comma-separated kinds among {','.join(FAULT_KINDS)}",
+    )
     parser.add_argument("--retry-after", default="1")
     parser.add_argument("--hang", type=float, default=30.0, help="seconds a timeout fault hangs")
     parser.add_argument("--reasoning-tokens", type=int, default=0)
@@ -488,10 +578,16 @@ def main(argv: list[str] | None = None) -> None:
         if kind not in FAULT_KINDS:
             parser.error(f"--faults: unknown kind {kind!r}")
     server = FakeOpenAIServer(
-        args.host, args.port, latency=args.latency, fault_rate=args.fault_rate,
-        fault_kinds=kinds, retry_after=args.retry_after, hang_s=args.hang,
+        args.host,
+        args.port,
+        latency=args.latency,
+        fault_rate=args.fault_rate,
+        fault_kinds=kinds,
+        retry_after=args.retry_after,
+        hang_s=args.hang,
         reasoning_tokens=args.reasoning_tokens,
-        rule=load_rule(args.rule) if args.rule else None, seed=args.seed,
+        rule=load_rule(args.rule) if args.rule else None,
+        seed=args.seed,
         record_requests=args.record,
     )
     print(f"fake OpenAI server on http://{args.host}:{args.port}/v1", flush=True)

@@ -56,8 +56,19 @@ def _played(slug: str) -> tuple[dict, list[tuple[str, StoredOutcome]], dict]:
     for i, player in enumerate(spec.demo_players):
         for key in keys[:MAX_ITEMS] if i == 0 else keys[:1]:
             out = evaluator.evaluate(config=config, model=_builtin(player), item=key, ctx=ctx)
-            played.append((player, StoredOutcome(key=key.key, sample_index=key.sample_index, state="done",
-                                                 score=out.score, scores=out.scores, details=out.details)))
+            played.append(
+                (
+                    player,
+                    StoredOutcome(
+                        key=key.key,
+                        sample_index=key.sample_index,
+                        state="done",
+                        score=out.score,
+                        scores=out.scores,
+                        details=out.details,
+                    ),
+                )
+            )
     first = [o for p, o in played if p == spec.demo_players[0]]
     metrics = evaluator.aggregate(config=config, outcomes=first)
     return config, played, metrics
@@ -110,7 +121,9 @@ def test_its_aggregate_gives_the_headline_and_its_se_in_the_typed_metrics(slug):
     assert isinstance(metrics["score"], (int, float)) and math.isfinite(metrics["score"])
     assert isinstance(metrics["score_se"], (int, float)) and metrics["score_se"] >= 0
     declared = typing.get_type_hints(spec.metrics_type)
-    assert set(metrics) <= set(declared), f"keys missing from {spec.metrics}: {set(metrics) - set(declared)}"
+    assert set(metrics) <= set(declared), (
+        f"keys missing from {spec.metrics}: {set(metrics) - set(declared)}"
+    )
     assert json.loads(json.dumps(metrics)) == metrics
     entries = spec.entry_values(metrics, "demo")
     assert entries and all(e.score == metrics["score"] or metrics.get("exams") for e in entries)
@@ -120,13 +133,24 @@ def _stored_site(slug: str):
     """One model's run of this family stored with the aggregated metrics and its items."""
     spec = FAMILIES[slug]
     config, played, metrics = _played(slug)
-    bench = factories.benchmark(spec.demo_benchmarks[0]["slug"], slug, config=config,
-                                name=spec.demo_benchmarks[0]["name"])
+    bench = factories.benchmark(
+        spec.demo_benchmarks[0]["slug"], slug, config=config, name=spec.demo_benchmarks[0]["name"]
+    )
     model = factories.model(f"contract-{slug}", display_name=f"Contract {spec.label}")
     run = factories.run(model, bench, metrics)
     first = spec.demo_players[0]
-    items = [factories.item(run, o.key, sample_index=o.sample_index, score=o.score, scores=dict(o.scores),
-                            details=dict(o.details)) for p, o in played if p == first]
+    items = [
+        factories.item(
+            run,
+            o.key,
+            sample_index=o.sample_index,
+            score=o.score,
+            scores=dict(o.scores),
+            details=dict(o.details),
+        )
+        for p, o in played
+        if p == first
+    ]
     return model, run, items
 
 
@@ -141,7 +165,10 @@ def test_its_results_appear_on_the_overview_and_its_pages(client, slug):
     page = client.get(reverse(f"leaderboard:{spec.page}"))
     assert page.status_code == 200 and model.display_name in page.content.decode()
     for viewer in spec.viewers:
-        assert client.get(reverse(f"leaderboard:{viewer.url_name}", args=[items[0].pk])).status_code == 200
+        assert (
+            client.get(reverse(f"leaderboard:{viewer.url_name}", args=[items[0].pk])).status_code
+            == 200
+        )
     item_page = client.get(reverse("leaderboard:item", args=[items[0].pk])).content.decode()
     for viewer in spec.viewers:
         assert reverse(f"leaderboard:{viewer.url_name}", args=[items[0].pk]) in item_page
@@ -156,7 +183,9 @@ def test_its_api_endpoints_answer(client, slug):
     assert any(e["model"] == model.slug for e in board["results"]), board
     headline = client.get(f"/api/leaderboard?family={slug}").json()
     assert any(f["family"] == slug for m in headline["results"] for f in m["families"])
-    enum = client.get("/api/openapi.json").json()["components"]["schemas"]["FamilyScore"]["properties"]["family"]["enum"]
+    enum = client.get("/api/openapi.json").json()["components"]["schemas"]["FamilyScore"][
+        "properties"
+    ]["family"]["enum"]
     assert slug in enum
     game = client.get(f"/api/games/{items[0].pk}")
     assert game.status_code == (200 if spec.game else 404), game.content

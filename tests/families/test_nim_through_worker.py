@@ -27,14 +27,19 @@ def first_heap_one(request):
     return f"I will take 1 from heap {k}."
 
 
-def test_it_runs_the_test_family_through_a_worker_onto_every_surface(celery_worker, catalog, fake_llm,
-                                                                      fake_model, client):
+def test_it_runs_the_test_family_through_a_worker_onto_every_surface(
+    celery_worker, catalog, fake_llm, fake_model, client
+):
     fake_llm.rule = first_heap_one
     bench = Benchmark.objects.get(slug="nim/vs-random")
     bot = ModelEntry.objects.get(litellm_model="builtin/nim-optimal")
     celery_worker(concurrency=2)
     job = services.job_submit(models=[bot, fake_model], benchmarks=[bench], samples=1)
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=120, what="the Nim job")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=120,
+        what="the Nim job",
+    )
     job.refresh_from_db()
     assert job.done_items == job.total_items == 8 and job.failed_items == 0
     llm_run = job.runs.get(model=fake_model)

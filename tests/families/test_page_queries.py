@@ -21,14 +21,30 @@ ITEM_TABLE = "jobs_itemresult"
 def site(db):
     data = factories.populated_site()
     nim = factories.benchmark("nim/page-test", "nim", config={})
-    factories.run(data["models"][0], nim, {"score": 50.0, "score_se": 10.0, "n_items": 4, "n_failed": 0, "games": 4, "wins": 2,
-                                           "illegal": 0, "opponent": "optimal"})
+    factories.run(
+        data["models"][0],
+        nim,
+        {
+            "score": 50.0,
+            "score_se": 10.0,
+            "n_items": 4,
+            "n_failed": 0,
+            "games": 4,
+            "wins": 2,
+            "illegal": 0,
+            "opponent": "optimal",
+        },
+    )
     return data
 
 
 def _pages(site) -> list[str]:
-    pages = [reverse("leaderboard:home"), reverse("leaderboard:home") + "?all=1&sort=name",
-             reverse("leaderboard:benchmarks"), reverse("leaderboard:model", args=[site["models"][0].slug])]
+    pages = [
+        reverse("leaderboard:home"),
+        reverse("leaderboard:home") + "?all=1&sort=name",
+        reverse("leaderboard:benchmarks"),
+        reverse("leaderboard:model", args=[site["models"][0].slug]),
+    ]
     pages += [reverse(f"leaderboard:{spec.page}") for spec in FAMILIES.values() if spec.page]
     return pages
 

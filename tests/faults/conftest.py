@@ -62,7 +62,9 @@ class PaidLog:
             counts = Counter(h for _, h in self.entries)
         return Counter({h: n for h, n in counts.items() if n > 1})
 
-    def repaid_after_delivery(self, *, kill_time: float, latency: float, margin: float = 1.0) -> list[str]:
+    def repaid_after_delivery(
+        self, *, kill_time: float, latency: float, margin: float = 1.0
+    ) -> list[str]:
         """Bodies answered again although their first answer had been delivered well before the
         worker died (first answer chosen before kill - latency - margin). Calls in flight at the
         kill may legitimately be sent again; these may not: the cache must answer them."""
@@ -87,7 +89,6 @@ def paid_rule(fake_llm):
     return install
 
 
-
 # --- benchmarks --------------------------------------------------------------------------
 
 
@@ -96,7 +97,9 @@ def hipho_exam(db) -> Benchmark:
     """EuPhO 2024 from the shared HiPhO data (7 problems), answer-level grading (no judge)."""
     require((HIPHO_DIR / "EuPhO_2024.json").is_file(), f"HiPhO data at {HIPHO_DIR}")
     return Benchmark.objects.create(
-        slug="faults/eupho-2024", name="EuPhO 2024 (faults)", family="hipho",
+        slug="faults/eupho-2024",
+        name="EuPhO 2024 (faults)",
+        family="hipho",
         config={"source": "dir", "path": str(HIPHO_DIR), "exam": "eupho-2024"},
     )
 
@@ -108,7 +111,9 @@ def boxed_rule(request: dict) -> str:
 @pytest.fixture
 def hanabi_game(db) -> Benchmark:
     return Benchmark.objects.create(
-        slug="faults/hanabi-watson-2p", name="Hanabi Watson 2p (faults)", family="hanabi",
+        slug="faults/hanabi-watson-2p",
+        name="Hanabi Watson 2p (faults)",
+        family="hanabi",
         config={"players": 2, "setting": "watson", "mode": "self"},
     )
 
@@ -126,11 +131,21 @@ def hanabi_rule(request: dict) -> str:
 
 @pytest.fixture
 def chess_game(db) -> Benchmark:
-    require(Path("/usr/games/stockfish").exists() or shutil.which("stockfish") is not None, "Stockfish")
+    require(
+        Path("/usr/games/stockfish").exists() or shutil.which("stockfish") is not None, "Stockfish"
+    )
     return Benchmark.objects.create(
-        slug="faults/chess-vs-random", name="Chess vs random (faults)", family="chess",
-        config={"task": "games", "opponents": [{"player": "random"}], "games_per_opponent": 1,
-                "max_moves": 30, "engine": {"nodes": 2000}, "percentile": False},
+        slug="faults/chess-vs-random",
+        name="Chess vs random (faults)",
+        family="chess",
+        config={
+            "task": "games",
+            "opponents": [{"player": "random"}],
+            "games_per_opponent": 1,
+            "max_moves": 30,
+            "engine": {"nodes": 2000},
+            "percentile": False,
+        },
     )
 
 
@@ -165,9 +180,21 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         import redis
 

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_it_stops_a_cancelled_job_and_spends_nothing_more(
-        celery_worker, fake_llm, paid_rule, fake_model, hanabi_game, hipho_exam):
+    celery_worker, fake_llm, paid_rule, fake_model, hanabi_game, hipho_exam
+):
     def rule(request):
         if "MOVE: <number>" in request["messages"][0]["content"]:
             return Reply(text=hanabi_rule(request), latency=0.2)
@@ -26,17 +27,28 @@ def test_it_stops_a_cancelled_job_and_spends_nothing_more(
     paid_rule(rule)
     celery_worker(concurrency=3, lease=4)
     job = services.job_submit(models=[fake_model], benchmarks=[hanabi_game, hipho_exam], samples=2)
-    wait_for(lambda: Job.objects.get(pk=job.pk).done_items >= 1 and
-             ItemResult.objects.filter(run__job=job, state="running").exists(),
-             timeout=90, what="items finished and items in progress")
-    done_before = dict(ItemResult.objects.filter(run__job=job, state="done")
-                       .values_list("pk", "finished_at"))
+    wait_for(
+        lambda: (
+            Job.objects.get(pk=job.pk).done_items >= 1
+            and ItemResult.objects.filter(run__job=job, state="running").exists()
+        ),
+        timeout=90,
+        what="items finished and items in progress",
+    )
+    done_before = dict(
+        ItemResult.objects.filter(run__job=job, state="done").values_list("pk", "finished_at")
+    )
     services.job_cancel(job=job)
     cancelled_at = time.monotonic()
 
     # promptly: running items notice within seconds (one cancel query a second at most)
-    wait_for(lambda: not ItemResult.objects.filter(run__job=job, state__in=["running", "pending"])
-             .exists(), timeout=15, what="no item running or pending after the cancel")
+    wait_for(
+        lambda: (
+            not ItemResult.objects.filter(run__job=job, state__in=["running", "pending"]).exists()
+        ),
+        timeout=15,
+        what="no item running or pending after the cancel",
+    )
     stopped_after = time.monotonic() - cancelled_at
     assert stopped_after < 15
     served = fake_llm.counters.requests

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_it_evaluates_each_item_once_with_two_workers_two_schedulers_and_duplicate_messages(
-        celery_worker, fake_llm, paid_rule, fake_model, hipho_exam):
+    celery_worker, fake_llm, paid_rule, fake_model, hipho_exam
+):
     paid = paid_rule(lambda request: Reply(text=boxed_rule(request), latency=0.3))
     a = celery_worker(concurrency=2, beat=True, reaper=0.5, lease=10, wait=False)
     b = celery_worker(concurrency=2, beat=True, reaper=0.5, lease=10, wait=False)
@@ -26,8 +27,11 @@ def test_it_evaluates_each_item_once_with_two_workers_two_schedulers_and_duplica
     job = services.job_submit(models=[fake_model], benchmarks=[hipho_exam], samples=1)
     for _ in range(2):  # the same messages again, as a second scheduler or an operator might
         services.job_dispatch(job_id=job.pk)
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=120,
-             what="the job to finish")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=120,
+        what="the job to finish",
+    )
 
     job.refresh_from_db()
     items = ItemResult.objects.filter(run__job=job)

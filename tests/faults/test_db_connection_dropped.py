@@ -32,7 +32,8 @@ def _terminate_other_backends() -> int:
 
 
 def test_it_retries_items_whose_database_connection_dropped(
-        celery_worker, fake_llm, paid_rule, fake_model, hipho_exam):
+    celery_worker, fake_llm, paid_rule, fake_model, hipho_exam
+):
     require(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL=postgres://...)")
     latency = {"s": 1.0}
     paid_rule(lambda request: Reply(text=boxed_rule(request), latency=latency["s"]))
@@ -42,16 +43,22 @@ def test_it_retries_items_whose_database_connection_dropped(
     dropped = 0
     for _ in range(3):
         # an item is between its claim and its finishing write: waiting for the model's reply
-        wait_for(lambda: ItemResult.objects.filter(run__job=job, state="running").exists(),
-                 timeout=90, what="an item in progress")
+        wait_for(
+            lambda: ItemResult.objects.filter(run__job=job, state="running").exists(),
+            timeout=90,
+            what="an item in progress",
+        )
         time.sleep(0.3)
         dropped += _terminate_other_backends()
         time.sleep(1.2)
     assert dropped >= 3
     latency["s"] = 0.02
 
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=150,
-             what="the job to finish after the dropped connections")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=150,
+        what="the job to finish after the dropped connections",
+    )
     log = worker.log()
     assert "infrastructure error, retrying" in log, log[-3000:]
     assert "raised unexpected: OperationalError" not in log, "a database error escaped the task"
@@ -74,7 +81,8 @@ def test_it_retries_items_whose_database_connection_dropped(
 
 
 def test_it_keeps_renewing_the_lease_after_the_heartbeat_connection_dropped(
-        fake_model, hipho_exam, settings):
+    fake_model, hipho_exam, settings
+):
     """The process's lease keeper runs in its own thread with its own connection; once that
     connection is killed, the next rounds must reconnect, or a live item would be taken over."""
     require(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL=postgres://...)")

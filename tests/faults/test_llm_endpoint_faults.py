@@ -20,7 +20,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_it_completes_under_faults_fails_only_hopeless_items_and_resumes_those(
-        celery_worker, fake_llm, paid_rule, fake_model, hipho_exam):
+    celery_worker, fake_llm, paid_rule, fake_model, hipho_exam
+):
     doomed = exams_for(hipho_exam.config)[0].problems[0]
     marker = doomed.question.strip()[:60]
     state = {"broken": True}
@@ -34,14 +35,23 @@ def test_it_completes_under_faults_fails_only_hopeless_items_and_resumes_those(
 
     paid = paid_rule(rule)
     fake_llm.script(*(fault(kind) for kind in FAULT_KINDS))  # every kind at least once, first
-    fake_llm.configure(fault_rate=0.3, fault_kinds=FAULT_KINDS, hang_s=2.0, retry_after="1",
-                       latency=0.02)
-    celery_worker(concurrency=3, lease=5, PODIUM_LLM_TIMEOUT_SECONDS="1", PODIUM_LLM_MAX_RETRIES="3",
-                  PODIUM_LLM_BACKOFF_BASE_SECONDS="0.1")
+    fake_llm.configure(
+        fault_rate=0.3, fault_kinds=FAULT_KINDS, hang_s=2.0, retry_after="1", latency=0.02
+    )
+    celery_worker(
+        concurrency=3,
+        lease=5,
+        PODIUM_LLM_TIMEOUT_SECONDS="1",
+        PODIUM_LLM_MAX_RETRIES="3",
+        PODIUM_LLM_BACKOFF_BASE_SECONDS="0.1",
+    )
     job = services.job_submit(models=[fake_model], benchmarks=[hipho_exam], samples=3)
     assert job.total_items == 21
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=240,
-             what="the job to end under 30% faults")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=240,
+        what="the job to end under 30% faults",
+    )
 
     job.refresh_from_db()
     items = ItemResult.objects.filter(run__job=job)
@@ -66,8 +76,11 @@ def test_it_completes_under_faults_fails_only_hopeless_items_and_resumes_those(
     served_before = fake_llm.counters.requests
     resume_at = time.time()
     assert services.job_resume(job=job) == len(failed_ids)
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=120,
-             what="the resumed job to end")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=120,
+        what="the resumed job to end",
+    )
     job.refresh_from_db()
     assert (job.done_items, job.failed_items) == (21, 0)
     assert dict(items.filter(pk__in=done_before).values_list("pk", "finished_at")) == done_before

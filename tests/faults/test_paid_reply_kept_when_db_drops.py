@@ -19,8 +19,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _conninfo() -> str:
     s = connection.settings_dict
     return psycopg.conninfo.make_conninfo(
-        dbname=s["NAME"], user=s.get("USER") or "postgres", password=s.get("PASSWORD") or None,
-        host=s.get("HOST") or "127.0.0.1", port=s.get("PORT") or 5432)
+        dbname=s["NAME"],
+        user=s.get("USER") or "postgres",
+        password=s.get("PASSWORD") or None,
+        host=s.get("HOST") or "127.0.0.1",
+        port=s.get("PORT") or 5432,
+    )
 
 
 def test_a_reply_paid_while_the_connection_died_is_stored_once(fake_llm, fake_model):
@@ -39,16 +43,20 @@ def test_a_reply_paid_while_the_connection_died_is_stored_once(fake_llm, fake_mo
     fake_llm.rule = paid
     scope_set(CallScope(run_id=None, item_id=None))
     try:
-        completion = gateway().complete([{"role": "user", "content": "db drop test"}],
-                                        model=fake_model.to_config())
+        completion = gateway().complete(
+            [{"role": "user", "content": "db drop test"}], model=fake_model.to_config()
+        )
     finally:
         scope_set(None)
     assert "42" in completion.text and not completion.cached
     assert paid.paid == 1
     assert CachedResponse.objects.filter(pk=completion.request_hash).exists()
-    assert LLMCall.objects.filter(request_hash=completion.request_hash, cache_hit=False).count() == 1
+    assert (
+        LLMCall.objects.filter(request_hash=completion.request_hash, cache_hit=False).count() == 1
+    )
 
     # the retry (a resumed item) is answered from the cache: still one billed call
-    again = gateway().complete([{"role": "user", "content": "db drop test"}],
-                               model=fake_model.to_config())
+    again = gateway().complete(
+        [{"role": "user", "content": "db drop test"}], model=fake_model.to_config()
+    )
     assert again.cached and again.text == completion.text and paid.paid == 1

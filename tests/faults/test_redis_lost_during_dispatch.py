@@ -24,7 +24,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_worker_survives_redis_dying_during_dispatch(
-        celery_worker, catalog, hipho_exam, private_redis, broker_on):  # noqa: F811
+    celery_worker,
+    catalog,
+    hipho_exam,
+    private_redis,
+    broker_on,  # noqa: F811
+):
     broker_on(private_redis.url)
     reference = ModelEntry.objects.get(litellm_model="builtin/reference")
     # built-in players only: the items and the dispatcher are on the CPU queue (jobs.queue)
@@ -40,14 +45,19 @@ def test_the_worker_survives_redis_dying_during_dispatch(
     private_redis.start()
 
     # the reaper finds the live job's PENDING items without messages and queues them
-    wait_for(lambda: max(map(int, re.findall(r"'orphans': (\d+)", worker.log())), default=0) > 0,
-             timeout=60, what="the reaper to queue the items the dispatcher could not")
+    wait_for(
+        lambda: max(map(int, re.findall(r"'orphans': (\d+)", worker.log())), default=0) > 0,
+        timeout=60,
+        what="the reaper to queue the items the dispatcher could not",
+    )
     wait_for(lambda: Job.objects.get(pk=job.pk).done_items > 0, timeout=60, what="progress")
     log = worker.log()
     assert worker.proc.poll() is None, "the worker died: " + log[-3000:]
     assert "Unrecoverable error" not in log
     assert not re.search(r"dispatch_job\[[^\]]+\] raised unexpected", log), log[-3000:]
     assert "broker lost after queueing" in log, "Redis did not die during the dispatch"
-    services.job_cancel(job=job)  # the rest is the reaper's ordinary work (test_redis_restarted_mid_job)
+    services.job_cancel(
+        job=job
+    )  # the rest is the reaper's ordinary work (test_redis_restarted_mid_job)
     items = ItemResult.objects.filter(run__job=job)
     assert not items.values("item_key", "sample_index").annotate(n=Count("id")).filter(n__gt=1)

@@ -41,7 +41,8 @@ def broker_on(settings):
 
 
 def test_it_completes_a_job_when_redis_restarts_empty(
-        celery_worker, fake_llm, paid_rule, fake_model, hipho_exam, private_redis, broker_on):
+    celery_worker, fake_llm, paid_rule, fake_model, hipho_exam, private_redis, broker_on
+):
     broker_on(private_redis.url)
     latency = {"s": 0.8}
     log = paid_rule(lambda request: Reply(text=boxed_rule(request), latency=latency["s"]))
@@ -56,8 +57,11 @@ def test_it_completes_a_job_when_redis_restarts_empty(
     restarted = Job.objects.get(pk=job.pk)
     assert restarted.done_items < restarted.total_items, "the job finished before the restart"
 
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=150,
-             what="the job to finish after the Redis restart")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=150,
+        what="the job to finish after the Redis restart",
+    )
     job.refresh_from_db()
     assert job.failed_items == 0 and job.done_items == job.total_items == 7
     items = ItemResult.objects.filter(run__job=job)

@@ -17,12 +17,16 @@ from tests.fixtures.services import wait_for
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_sigterm_lets_calls_in_flight_finish(celery_worker, fake_llm, paid_rule, fake_model, hipho_exam):
+def test_sigterm_lets_calls_in_flight_finish(
+    celery_worker, fake_llm, paid_rule, fake_model, hipho_exam
+):
     paid = paid_rule(lambda request: Reply(text=boxed_rule(request), latency=4.0))
     worker = celery_worker(concurrency=2, lease=30)
     job = services.job_submit(models=[fake_model], benchmarks=[hipho_exam], samples=1)
     wait_for(lambda: fake_llm.counters.in_flight >= 2, timeout=90, what="two calls in flight")
-    running = set(ItemResult.objects.filter(run__job=job, state="running").values_list("pk", flat=True))
+    running = set(
+        ItemResult.objects.filter(run__job=job, state="running").values_list("pk", flat=True)
+    )
     assert len(running) == 2
 
     stopped = time.monotonic()

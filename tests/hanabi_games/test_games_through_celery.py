@@ -38,24 +38,35 @@ def hanabi_rule(request):
     idx = kinds.get("Reveal", kinds.get("Discard", 0))
     if "MOVE: <number>" in system:
         return f"A hint keeps options open.\nMOVE: {idx}"
-    return json.dumps({"deductions": {"P0": []}, "reason": "hint", "move_ratings": {str(idx): 6},
-                       "action": idx})
+    return json.dumps(
+        {"deductions": {"P0": []}, "reason": "hint", "move_ratings": {str(idx): 6}, "action": idx}
+    )
 
 
 def test_fake_model_plays_all_settings_and_cross_play_through_celery(
-        celery_worker, fake_llm, fake_model, hanabi_catalog, tmp_path):
+    celery_worker, fake_llm, fake_model, hanabi_catalog, tmp_path
+):
     fake_llm.rule = hanabi_rule
     celery_worker(concurrency=2)
-    slugs = ["hanabi/watson-2p", "hanabi/sherlock-2p", "hanabi/mycroft-2p",
-             "hanabi/watson-2p-x-iggi"]
-    job = services.job_submit(models=[fake_model], benchmarks=[hanabi_catalog[s] for s in slugs],
-                              samples=2)
+    slugs = [
+        "hanabi/watson-2p",
+        "hanabi/sherlock-2p",
+        "hanabi/mycroft-2p",
+        "hanabi/watson-2p-x-iggi",
+    ]
+    job = services.job_submit(
+        models=[fake_model], benchmarks=[hanabi_catalog[s] for s in slugs], samples=2
+    )
     iggi = ModelEntry.objects.get(slug="builtin-iggi")
-    bots = services.job_submit(models=[iggi], benchmarks=[hanabi_catalog["hanabi/bots-2p"]],
-                               samples=4)
+    bots = services.job_submit(
+        models=[iggi], benchmarks=[hanabi_catalog["hanabi/bots-2p"]], samples=4
+    )
     for j in (job, bots):
-        wait_for(lambda j=j: Job.objects.get(pk=j.pk).status == Job.Status.DONE, timeout=420,
-                 what=f"job {j.pk} to finish")
+        wait_for(
+            lambda j=j: Job.objects.get(pk=j.pk).status == Job.Status.DONE,
+            timeout=420,
+            what=f"job {j.pk} to finish",
+        )
     job.refresh_from_db()
     assert job.failed_items == 0 and job.done_items == job.total_items == 8
 
@@ -65,8 +76,17 @@ def test_fake_model_plays_all_settings_and_cross_play_through_celery(
         assert m["games"] == 2 and m["n_failed"] == 0 and m["setting"] == setting
         assert run.score == m["score"] and run.score_se == m["score_se"]
         assert m["fallbacks"] >= 1 and m["invalid_replies"] > m["fallbacks"]
-        for key in ("mean_hle_score", "hle_score_se", "perfect_rate", "bomb_rate", "mean_turns",
-                    "partners", "mode", "players", "mean_regret"):
+        for key in (
+            "mean_hle_score",
+            "hle_score_se",
+            "perfect_rate",
+            "bomb_rate",
+            "mean_turns",
+            "partners",
+            "mode",
+            "players",
+            "mean_regret",
+        ):
             assert key in m
         calls = 0
         for item in run.items.all():
@@ -80,8 +100,9 @@ def test_fake_model_plays_all_settings_and_cross_play_through_celery(
                 assert mv["prompt_hash"] and mv["raw_replies"] and mv["move"].startswith("(")
                 assert mv["fallback"] == (len(mv["errors"]) == 4)
             # turn 3 (index 2) was always garbage: its move is the fallback
-            assert any(mv["fallback"] and mv["turn"] == 2 for mv in mine) or \
-                2 not in [mv["turn"] for mv in mine]
+            assert any(mv["fallback"] and mv["turn"] == 2 for mv in mine) or 2 not in [
+                mv["turn"] for mv in mine
+            ]
             assert s["fallbacks"] == sum(mv["fallback"] for mv in mine)
             assert s["input_tokens"] > 0 and s["latency_s"] >= 0
             roles = {t["role"] for t in item.transcript}

@@ -22,10 +22,15 @@ def metrics_of(config, model, partner=None):
     """Run.metrics as the engine stores them: real games, the real aggregate."""
     outcomes = []
     for seed in SEEDS:
-        out = EVALUATOR.evaluate(config=config, model=model, item=ItemKey(f"seed-{seed}"),
-                                 ctx=EvalContext(generate=None, resolve_model=lambda s: partner))
-        outcomes.append(StoredOutcome(f"seed-{seed}", 0, "done", out.score, out.scores,
-                                      out.details))
+        out = EVALUATOR.evaluate(
+            config=config,
+            model=model,
+            item=ItemKey(f"seed-{seed}"),
+            ctx=EvalContext(generate=None, resolve_model=lambda s: partner),
+        )
+        outcomes.append(
+            StoredOutcome(f"seed-{seed}", 0, "done", out.score, out.scores, out.details)
+        )
     return EVALUATOR.aggregate(config=config, outcomes=outcomes), outcomes
 
 

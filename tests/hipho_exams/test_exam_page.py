@@ -15,7 +15,11 @@ pytestmark = pytest.mark.django_db
 
 def test_problem_headers_leave_out_the_exam_name():
     labels = problem_labels(["IPhO_2025_1_A_1", "IPhO_2025_1_B_2", "IPhO_2025_3_C_10"])
-    assert labels == {"IPhO_2025_1_A_1": "1.A.1", "IPhO_2025_1_B_2": "1.B.2", "IPhO_2025_3_C_10": "3.C.10"}
+    assert labels == {
+        "IPhO_2025_1_A_1": "1.A.1",
+        "IPhO_2025_1_B_2": "1.B.2",
+        "IPhO_2025_3_C_10": "3.C.10",
+    }
     assert problem_labels(["T1", "T2"]) == {"T1": "T1", "T2": "T2"}
 
 
@@ -30,8 +34,12 @@ def test_each_figure_shows_once_captioned_by_its_problems(settings):
 
     data = Path(settings.BASE_DIR).parent / "shared" / "data" / "hipho"
     require(data.is_dir(), f"shared HiPhO data at {data}")
-    bench = Benchmark.objects.create(slug="hipho/ipho-2025", name="IPhO 2025", family="hipho",
-                                     config={"source": "dir", "path": str(data), "exam": "ipho-2025"})
+    bench = Benchmark.objects.create(
+        slug="hipho/ipho-2025",
+        name="IPhO 2025",
+        family="hipho",
+        config={"source": "dir", "path": str(data), "exam": "ipho-2025"},
+    )
     figures = exam_figures("ipho-2025", [bench.pk])
     assert figures and len({(x["p"], x["f"]) for x in figures}) == len(figures)
     assert not any(".png" in x["caption"] or "IPhO_2025" in x["caption"] for x in figures)

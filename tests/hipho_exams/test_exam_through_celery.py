@@ -30,11 +30,11 @@ SOLUTIONS = {
 # the others, and says INCORRECT to every answer-equivalence question.
 EXPECTED = {
     "PodiumDemo_2025_1": (2.0, 2.0, 2.0),
-    "PodiumDemo_2025_2": (0.0, None, 0.0),   # multiple choice, no marking scheme
-    "PodiumDemo_2025_3": (1.5, 1.5, 1.5),   # scheme 0: 0.5+0.5+0.5+0; scheme 1: 0
+    "PodiumDemo_2025_2": (0.0, None, 0.0),  # multiple choice, no marking scheme
+    "PodiumDemo_2025_3": (1.5, 1.5, 1.5),  # scheme 0: 0.5+0.5+0.5+0; scheme 1: 0
     "PodiumDemo_2025_4": (1.0, 1.0, 1.0),
     "PodiumDemo_2025_5": (0.0, 1.0, 1.0),
-    "PodiumDemo_2025_6": (0.0, 1.5, 1.5),   # open-ended: step level only
+    "PodiumDemo_2025_6": (0.0, 1.5, 1.5),  # open-ended: step level only
 }
 
 
@@ -47,7 +47,11 @@ def fake_rule(request):
         return "INCORRECT"
     if "## Marking criterion" in text:
         criterion = text.split("## Marking criterion", 1)[1]
-        return "The step is shown. \\boxed{0.5}" if "Award 0.5 pt" in criterion else "Not shown. \\boxed{0}"
+        return (
+            "The step is shown. \\boxed{0.5}"
+            if "Award 0.5 pt" in criterion
+            else "Not shown. \\boxed{0}"
+        )
     for phrase, reply in SOLUTIONS.items():
         if phrase in text:
             return reply
@@ -59,13 +63,24 @@ def entries(db, fake_llm):
     model_cfg = fake_llm.model_config(slug="fake-solver", model="openai/fake-solver")
     judge_cfg = fake_llm.model_config(slug="fake-judge", model="openai/fake-judge")
     solver = ModelEntry.objects.create(
-        slug="fake-solver", display_name="Fake solver", litellm_model=model_cfg.model,
-        api_base=model_cfg.api_base, api_key_env=model_cfg.api_key_env, params={"temperature": 0.0})
+        slug="fake-solver",
+        display_name="Fake solver",
+        litellm_model=model_cfg.model,
+        api_base=model_cfg.api_base,
+        api_key_env=model_cfg.api_key_env,
+        params={"temperature": 0.0},
+    )
     judge = ModelEntry.objects.create(
-        slug="fake-judge", display_name="Fake judge", litellm_model=judge_cfg.model,
-        api_base=judge_cfg.api_base, api_key_env=judge_cfg.api_key_env, params={"temperature": 0.0})
-    reference = ModelEntry.objects.create(slug="builtin-reference", display_name="Reference",
-                                          litellm_model="builtin/reference")
+        slug="fake-judge",
+        display_name="Fake judge",
+        litellm_model=judge_cfg.model,
+        api_base=judge_cfg.api_base,
+        api_key_env=judge_cfg.api_key_env,
+        params={"temperature": 0.0},
+    )
+    reference = ModelEntry.objects.create(
+        slug="builtin-reference", display_name="Reference", litellm_model="builtin/reference"
+    )
     (bench,) = [b for b in benchmarks_ensure("hipho") if b.slug == "hipho/podiumdemo-2025"]
     Benchmark.objects.filter(pk=bench.pk).update(judge=judge)
     bench.refresh_from_db()
@@ -77,8 +92,11 @@ def test_the_demo_exam_runs_through_celery_and_regrades(celery_worker, fake_llm,
     fake_llm.rule = fake_rule
     celery_worker(concurrency=2, lease=30)  # a loaded machine must not make items look lost
     job = services.job_submit(models=[solver, reference], benchmarks=[bench], samples=1)
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=300,
-             what="the HiPhO job to finish")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=300,
+        what="the HiPhO job to finish",
+    )
     job.refresh_from_db()
     assert job.failed_items == 0 and job.done_items == job.total_items == 12
 
@@ -90,7 +108,10 @@ def test_the_demo_exam_runs_through_celery_and_regrades(celery_worker, fake_llm,
         assert item.score == P
         roles = [t["role"] for t in item.transcript]
         assert roles[:3] == ["prompt", "reply", "parsed"] and "grading" in roles
-        assert item.details["reply"] == SOLUTIONS[next(k for k in SOLUTIONS if k in item.transcript[0]["text"])]
+        assert (
+            item.details["reply"]
+            == SOLUTIONS[next(k for k in SOLUTIONS if k in item.transcript[0]["text"])]
+        )
     fig = run.items.get(item_key="PodiumDemo_2025_3")
     assert "[FIGURES OMITTED" in fig.transcript[0]["text"] and fig.details["figures_omitted"] == 1
     rules = {v["rule"] for v in fig.details["answers"]}
@@ -100,8 +121,15 @@ def test_the_demo_exam_runs_through_celery_and_regrades(celery_worker, fake_llm,
     assert m["score"] == pytest.approx(7.0) and run.score == pytest.approx(7.0)
     assert m["medal"] == "gold"  # exactly on the (illustrative) gold cut-off
     assert m["answer_level_only"] is False and m["sanity_check"] is False
-    assert m["problems"]["PodiumDemo_2025_5"] == {"full": 1.0, "A": 0.0, "S": 1.0, "P": 1.0,
-                                                  "best_scheme": 0, "samples": 1, "failed": 0}
+    assert m["problems"]["PodiumDemo_2025_5"] == {
+        "full": 1.0,
+        "A": 0.0,
+        "S": 1.0,
+        "P": 1.0,
+        "best_scheme": 0,
+        "samples": 1,
+        "failed": 0,
+    }
     assert m["cutoffs"] == {"gold": 7.0, "silver": 5.0, "bronze": 3.0, "top_human": 10.0}
     assert m["n_items"] == 6 and m["n_failed"] == 0
     # calls that reached the server (a retried item would add cache hits, not new calls)
@@ -113,7 +141,9 @@ def test_the_demo_exam_runs_through_celery_and_regrades(celery_worker, fake_llm,
     assert judge_calls == 18 + 4
 
     ref_run = job.runs.get(model=reference)
-    assert ref_run.metrics["score"] == pytest.approx(8.5) and ref_run.metrics["sanity_check"] is True
+    assert (
+        ref_run.metrics["score"] == pytest.approx(8.5) and ref_run.metrics["sanity_check"] is True
+    )
     assert LLMCall.objects.filter(run=ref_run, purpose="model").count() == 0
 
     # regrade without the judge: answers graded again, old grades kept in the history

@@ -27,9 +27,15 @@ def test_it_imports_every_official_exam_and_the_suite():
     assert len(slugs) == 15 and "hipho/suite" in slugs and "hipho/ipho-2025" in slugs
     assert "imported 15 HiPhO benchmarks" in out.getvalue()
     ipho = Benchmark.objects.get(slug="hipho/ipho-2025")
-    assert ipho.config == {"source": "dir", "path": str(hipho_dir().resolve()), "exam": "ipho-2025",
-                           "temperature": 0.6, "answer_judge": True, "step_level": True,
-                           "grader_profile": "strict"}
+    assert ipho.config == {
+        "source": "dir",
+        "path": str(hipho_dir().resolve()),
+        "exam": "ipho-2025",
+        "temperature": 0.6,
+        "answer_judge": True,
+        "step_level": True,
+        "grader_profile": "strict",
+    }
     assert ipho.default_samples == 8 and len(ipho.version) == 12
     assert "gold 19.7, silver 12.1, bronze 7.2" in ipho.description
     assert "no official medal cut-offs" in Benchmark.objects.get(slug="hipho/cpho-2025").description
@@ -39,9 +45,19 @@ def test_it_imports_every_official_exam_and_the_suite():
 
 
 def test_it_sets_the_judge_when_asked():
-    judge = ModelEntry.objects.create(slug="judge", display_name="Judge", litellm_model="openai/judge")
-    call_command("import_hipho", "--path", str(DEMO_DIR), "--judge", "judge", "--samples", "2",
-                 stdout=io.StringIO())
+    judge = ModelEntry.objects.create(
+        slug="judge", display_name="Judge", litellm_model="openai/judge"
+    )
+    call_command(
+        "import_hipho",
+        "--path",
+        str(DEMO_DIR),
+        "--judge",
+        "judge",
+        "--samples",
+        "2",
+        stdout=io.StringIO(),
+    )
     bench = Benchmark.objects.get(slug="hipho/podiumdemo-2025")
     assert bench.judge == judge and bench.default_samples == 2
     with pytest.raises(CommandError, match="no model with slug 'nobody'"):
@@ -58,11 +74,23 @@ def _folder_with(tmp_path, mutate):
     return folder
 
 
-@pytest.mark.parametrize("mutate,message", [
-    (lambda d: d[2].pop("question"), r"Broken_2024\.json: record 2 \(problem 'PodiumDemo_2025_2'\): field 'question'"),
-    (lambda d: d[1]["points"].append(1.0), r"record 1 \(problem 'PodiumDemo_2025_1'\): field 'points' has 3 entries but 'answer' has 2"),
-    (lambda d: d[3]["image_question"].append("image_question/missing.png"), r"figure 'image_question/missing\.png' does not exist"),
-])
+@pytest.mark.parametrize(
+    "mutate,message",
+    [
+        (
+            lambda d: d[2].pop("question"),
+            r"Broken_2024\.json: record 2 \(problem 'PodiumDemo_2025_2'\): field 'question'",
+        ),
+        (
+            lambda d: d[1]["points"].append(1.0),
+            r"record 1 \(problem 'PodiumDemo_2025_1'\): field 'points' has 3 entries but 'answer' has 2",
+        ),
+        (
+            lambda d: d[3]["image_question"].append("image_question/missing.png"),
+            r"figure 'image_question/missing\.png' does not exist",
+        ),
+    ],
+)
 def test_a_malformed_file_leaves_the_database_unchanged(tmp_path, mutate, message):
     good = hipho_import(path=DEMO_DIR)
     before = list(Benchmark.objects.order_by("slug").values())
@@ -77,7 +105,9 @@ def test_bad_json_is_reported_by_the_command_and_nothing_is_written(tmp_path):
     folder = tmp_path / "exams"
     shutil.copytree(DEMO_DIR, folder, ignore=shutil.ignore_patterns("*.py", "*.md"))
     (folder / "Broken_2024.json").write_text('[{"information": "x"}, {"id": ')
-    with pytest.raises(CommandError, match=r"nothing imported: Broken_2024\.json: invalid JSON at line 1"):
+    with pytest.raises(
+        CommandError, match=r"nothing imported: Broken_2024\.json: invalid JSON at line 1"
+    ):
         call_command("import_hipho", "--path", str(folder))
     assert not Benchmark.objects.filter(family="hipho").exists()
 

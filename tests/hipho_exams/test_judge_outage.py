@@ -42,19 +42,32 @@ def test_a_judge_outage_keeps_the_answer_level_scores(celery_worker, fake_llm):
     model_cfg = fake_llm.model_config(slug="fake-solver", model="openai/fake-solver")
     judge_cfg = fake_llm.model_config(slug="fake-judge", model="openai/fake-judge")
     solver = ModelEntry.objects.create(
-        slug="fake-solver", display_name="Fake solver", litellm_model=model_cfg.model,
-        api_base=model_cfg.api_base, api_key_env=model_cfg.api_key_env, params={"temperature": 0.0})
+        slug="fake-solver",
+        display_name="Fake solver",
+        litellm_model=model_cfg.model,
+        api_base=model_cfg.api_base,
+        api_key_env=model_cfg.api_key_env,
+        params={"temperature": 0.0},
+    )
     judge = ModelEntry.objects.create(
-        slug="fake-judge", display_name="Fake judge", litellm_model=judge_cfg.model,
-        api_base=judge_cfg.api_base, api_key_env=judge_cfg.api_key_env, params={"temperature": 0.0})
+        slug="fake-judge",
+        display_name="Fake judge",
+        litellm_model=judge_cfg.model,
+        api_base=judge_cfg.api_base,
+        api_key_env=judge_cfg.api_key_env,
+        params={"temperature": 0.0},
+    )
     (bench,) = [b for b in benchmarks_ensure("hipho") if b.slug == "hipho/podiumdemo-2025"]
     Benchmark.objects.filter(pk=bench.pk).update(judge=judge)
     bench.refresh_from_db()
 
     celery_worker(concurrency=2, lease=30, PODIUM_LLM_MAX_RETRIES="1")
     job = services.job_submit(models=[solver], benchmarks=[bench], samples=1)
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=300,
-             what="the HiPhO job to finish through the judge outage")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=300,
+        what="the HiPhO job to finish through the judge outage",
+    )
     job.refresh_from_db()
     assert job.failed_items == 0 and job.done_items == job.total_items == 6
 

@@ -21,21 +21,40 @@ pytestmark = pytest.mark.django_db
 
 def test_judge_usage_is_kept_apart_from_the_models(client):
     bench = Benchmark.objects.create(
-        slug="hipho/podiumdemo-2025", name="Demo exam", family="hipho", version="1",
-        config={"source": "dir", "path": "data/hipho_demo", "exam": "podiumdemo-2025"})
+        slug="hipho/podiumdemo-2025",
+        name="Demo exam",
+        family="hipho",
+        version="1",
+        config={"source": "dir", "path": "data/hipho_demo", "exam": "podiumdemo-2025"},
+    )
     model = f.model("solver")
     run = f.run(model, bench, None, total_items=0, done_items=0)
-    for purpose, tokens_in, tokens_out, cost in (("model", 5_000, 1_000, 0.00126),
-                                                 ("judge", 290_000, 9_500, 0.76364)):
-        LLMCall.objects.create(run=run, purpose=purpose, request_hash=purpose, model=purpose,
-                               input_tokens=tokens_in, output_tokens=tokens_out, cost_usd=cost)
+    for purpose, tokens_in, tokens_out, cost in (
+        ("model", 5_000, 1_000, 0.00126),
+        ("judge", 290_000, 9_500, 0.76364),
+    ):
+        LLMCall.objects.create(
+            run=run,
+            purpose=purpose,
+            request_hash=purpose,
+            model=purpose,
+            input_tokens=tokens_in,
+            output_tokens=tokens_out,
+            cost_usd=cost,
+        )
     run = run_aggregate(run_id=run.pk)
-    assert (run.input_tokens, run.output_tokens, run.cost_usd) == (5_000, 1_000, pytest.approx(0.00126))
+    assert (run.input_tokens, run.output_tokens, run.cost_usd) == (
+        5_000,
+        1_000,
+        pytest.approx(0.00126),
+    )
     assert (run.judge_input_tokens, run.judge_output_tokens) == (290_000, 9_500)
     assert run.judge_cost_usd == pytest.approx(0.76364)
 
     entry = LeaderboardEntry.objects.get(model=model, benchmark=bench)
-    assert entry.cost_usd == pytest.approx(0.00126) and entry.judge_cost_usd == pytest.approx(0.76364)
+    assert entry.cost_usd == pytest.approx(0.00126) and entry.judge_cost_usd == pytest.approx(
+        0.76364
+    )
     assert (entry.input_tokens, entry.judge_input_tokens) == (5_000, 290_000)
     assert entry_json(entry)["cost_usd"] == pytest.approx(0.00126)
     assert entry_json(entry)["judge_cost_usd"] == pytest.approx(0.76364)

@@ -75,7 +75,9 @@ def test_it_fails_an_item_whose_workers_keep_dying(demo_exam, reference, setting
     item = job.runs.get().items.first()
     for _ in range(2):
         assert services.item_claim(item_id=item.pk)
-        ItemResult.objects.filter(pk=item.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+        ItemResult.objects.filter(pk=item.pk).update(
+            lease_until=timezone.now() - timedelta(seconds=1)
+        )
         services.items_reap()
     item.refresh_from_db()
     assert item.state == ItemResult.State.FAILED
@@ -123,8 +125,11 @@ def test_it_cancels_pending_items_and_resume_runs_only_missing_ones(demo_exam, r
 
 
 def test_it_rejects_bad_submissions_without_writing(demo_exam, reference, catalog):
-    hanabi_bot = ModelEntry.objects.filter(litellm_model__startswith="builtin/").exclude(
-        litellm_model="builtin/reference").first()
+    hanabi_bot = (
+        ModelEntry.objects.filter(litellm_model__startswith="builtin/")
+        .exclude(litellm_model="builtin/reference")
+        .first()
+    )
     for kwargs, message in [
         ({"models": [], "benchmarks": [demo_exam]}, "at least one model"),
         ({"models": [reference], "benchmarks": []}, "at least one benchmark"),

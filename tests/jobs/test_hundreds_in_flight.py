@@ -17,14 +17,20 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_it_runs_300_items_at_once_on_one_host_each_exactly_once(
-        celery_worker, fake_llm, fake_model, demo_exam):
+    celery_worker, fake_llm, fake_model, demo_exam
+):
     require(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL=postgres://...)")
     fake_llm.rule = lambda request: Reply(text="The answer is \\boxed{1}.", latency=3.0)
     celery_worker(concurrency=1, llm_concurrency=300, lease=30)
-    job = services.job_submit(models=[fake_model], benchmarks=[demo_exam], samples=50)  # 6 problems x 50
+    job = services.job_submit(
+        models=[fake_model], benchmarks=[demo_exam], samples=50
+    )  # 6 problems x 50
     assert job.total_items == 300
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=300,
-             what="the 300-item job to finish")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=300,
+        what="the 300-item job to finish",
+    )
 
     job.refresh_from_db()
     items = ItemResult.objects.filter(run__job=job)

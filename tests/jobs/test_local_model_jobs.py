@@ -16,13 +16,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _local(fake_llm, slug):
     return ModelEntry.objects.create(
-        slug=slug, display_name=slug, litellm_model=f"openai/{slug}", api_base=fake_llm.base_url,
-        api_key_env="", params={"temperature": 0.6},
+        slug=slug,
+        display_name=slug,
+        litellm_model=f"openai/{slug}",
+        api_base=fake_llm.base_url,
+        api_key_env="",
+        params={"temperature": 0.6},
     )
 
 
 def test_a_keyless_local_model_completes_and_a_401_fails_at_once(
-        celery_worker, fake_llm, demo_exam):
+    celery_worker, fake_llm, demo_exam
+):
     def rule(request):
         if request["model"] == "locked":
             return error(401, "Unauthorized", "invalid_api_key")
@@ -32,8 +37,11 @@ def test_a_keyless_local_model_completes_and_a_401_fails_at_once(
     open_model, locked = _local(fake_llm, "open"), _local(fake_llm, "locked")
     celery_worker(concurrency=2)
     job = services.job_submit(models=[open_model, locked], benchmarks=[demo_exam], samples=1)
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=180,
-             what="the job to finish")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=180,
+        what="the job to finish",
+    )
 
     done = ItemResult.objects.filter(run__job=job, run__model=open_model)
     assert done.count() == done.filter(state="done").count() > 0

@@ -20,13 +20,18 @@ def boxed_reference_rule(request):
     return "Let me think step by step. The answer is \\boxed{1}."
 
 
-def test_it_runs_a_job_in_a_worker_and_stores_every_row(celery_worker, fake_llm, fake_model, demo_exam):
+def test_it_runs_a_job_in_a_worker_and_stores_every_row(
+    celery_worker, fake_llm, fake_model, demo_exam
+):
     fake_llm.rule = boxed_reference_rule
     fake_llm.configure(latency=0.05)
     celery_worker(concurrency=2)
     job = services.job_submit(models=[fake_model], benchmarks=[demo_exam], samples=2)
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=120,
-             what="the job to finish")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=120,
+        what="the job to finish",
+    )
     job.refresh_from_db()
     run = job.runs.get()
     assert job.done_items == job.total_items == run.items.count() > 0
@@ -44,23 +49,33 @@ def test_it_runs_a_job_in_a_worker_and_stores_every_row(celery_worker, fake_llm,
     assert any("\\boxed{1}" in str(entry.get("text", "")) for entry in item.transcript)
 
 
-def test_it_pays_nothing_when_the_same_job_runs_again(celery_worker, fake_llm, fake_model, demo_exam):
+def test_it_pays_nothing_when_the_same_job_runs_again(
+    celery_worker, fake_llm, fake_model, demo_exam
+):
     fake_llm.rule = boxed_reference_rule
     celery_worker(concurrency=2)
     first = services.job_submit(models=[fake_model], benchmarks=[demo_exam], samples=1)
-    wait_for(lambda: Job.objects.get(pk=first.pk).status == Job.Status.DONE, timeout=120,
-             what="the first job")
+    wait_for(
+        lambda: Job.objects.get(pk=first.pk).status == Job.Status.DONE,
+        timeout=120,
+        what="the first job",
+    )
     served = fake_llm.counters.requests
     second = services.job_submit(models=[fake_model], benchmarks=[demo_exam], samples=1)
-    wait_for(lambda: Job.objects.get(pk=second.pk).status == Job.Status.DONE, timeout=120,
-             what="the second job")
+    wait_for(
+        lambda: Job.objects.get(pk=second.pk).status == Job.Status.DONE,
+        timeout=120,
+        what="the second job",
+    )
     assert fake_llm.counters.requests == served
     calls = LLMCall.objects.filter(run__job=second)
     assert calls.count() == second.total_items and all(c.cache_hit for c in calls)
     assert second.runs.get().score == first.runs.get().score
 
 
-def test_it_completes_a_job_after_its_worker_is_killed(celery_worker, fake_llm, fake_model, demo_exam):
+def test_it_completes_a_job_after_its_worker_is_killed(
+    celery_worker, fake_llm, fake_model, demo_exam
+):
     """SIGKILL the worker (parent and pool) mid-job; a new worker finishes it: every item exactly
     once, counters exact, and no call that had succeeded is paid for again."""
     fake_llm.rule = boxed_reference_rule
@@ -72,11 +87,16 @@ def test_it_completes_a_job_after_its_worker_is_killed(celery_worker, fake_llm, 
     first.kill()
     killed_at = Job.objects.get(pk=job.pk)
     assert killed_at.done_items < job.total_items, "the job finished before the kill"
-    assert ItemResult.objects.filter(run__job=job, state="running").exists() or \
-        ItemResult.objects.filter(run__job=job, state="pending").exists()
+    assert (
+        ItemResult.objects.filter(run__job=job, state="running").exists()
+        or ItemResult.objects.filter(run__job=job, state="pending").exists()
+    )
     celery_worker(concurrency=2, lease=6)
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=180,
-             what="the job to finish on the second worker")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=180,
+        what="the job to finish on the second worker",
+    )
     job.refresh_from_db()
     run = job.runs.get()
     assert job.done_items == job.total_items == run.items.count()
@@ -85,8 +105,12 @@ def test_it_completes_a_job_after_its_worker_is_killed(celery_worker, fake_llm, 
     # the unique constraint holds and no item row was created twice
     assert not run.items.values("item_key", "sample_index").annotate(n=Count("id")).filter(n__gt=1)
     # a call whose reply we had received is never sent again: at most one paid success per request
-    paid = (LLMCall.objects.filter(run=run, cache_hit=False, error_class="")
-            .values("request_hash").annotate(n=Count("id")).filter(n__gt=1))
+    paid = (
+        LLMCall.objects.filter(run=run, cache_hit=False, error_class="")
+        .values("request_hash")
+        .annotate(n=Count("id"))
+        .filter(n__gt=1)
+    )
     assert not paid
     retried = run.items.filter(attempts__gt=1).count()
     assert retried >= 1, "no item was taken over from the killed worker"

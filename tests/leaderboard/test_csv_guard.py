@@ -10,7 +10,9 @@ from leaderboard.tables import csv_safe
 from tests.leaderboard import factories as f
 
 
-@pytest.mark.parametrize("text", ["=1+1", "+SUM(A1)", "-2+3", "@cmd", "\tx", "\rx", '=HYPERLINK("http://x")'])
+@pytest.mark.parametrize(
+    "text", ["=1+1", "+SUM(A1)", "-2+3", "@cmd", "\tx", "\rx", '=HYPERLINK("http://x")']
+)
 def test_formula_starts_get_a_quote(text):
     assert csv_safe(text) == "'" + text
 
@@ -36,10 +38,17 @@ def test_the_overview_csv_defuses_a_hostile_model_name(client):
 
 @pytest.mark.django_db
 def test_every_table_of_a_page_downloads_as_json(client, site):
-    response = client.get(reverse("leaderboard:hipho"), {"download": "hipho-medals", "format": "json"})
+    response = client.get(
+        reverse("leaderboard:hipho"), {"download": "hipho-medals", "format": "json"}
+    )
     data = response.json()
     assert data["table"] == "hipho-medals"
     alpha = next(r for r in data["rows"] if r["model"] == "Alpha")
     assert alpha["ipho-2025"] == 25.0 and alpha["ipho-2025__medal"] == "gold" and alpha["gold"] == 1
     assert client.get(reverse("leaderboard:hipho"), {"download": "nope"}).status_code == 404
-    assert client.get(reverse("leaderboard:hipho"), {"download": "hipho-medals", "format": "xml"}).status_code == 400
+    assert (
+        client.get(
+            reverse("leaderboard:hipho"), {"download": "hipho-medals", "format": "xml"}
+        ).status_code
+        == 400
+    )

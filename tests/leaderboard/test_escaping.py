@@ -12,28 +12,42 @@ ESCAPED = "&lt;script&gt;window.__xss=1&lt;/script&gt;&lt;img src=x onerror=&quo
 
 
 def test_transcript_escapes_replies(client, site):
-    html = client.get(reverse("leaderboard:item", args=[site["items"]["hipho"].pk])).content.decode()
+    html = client.get(
+        reverse("leaderboard:item", args=[site["items"]["hipho"].pk])
+    ).content.decode()
     assert ESCAPED in html
     assert "<script>window.__xss" not in html and "<img src=x" not in html
 
 
 def test_position_viewer_escapes_reasoning(client, site):
-    html = client.get(reverse("leaderboard:position", args=[site["items"]["chess"].pk])).content.decode()
+    html = client.get(
+        reverse("leaderboard:position", args=[site["items"]["chess"].pk])
+    ).content.decode()
     assert ESCAPED in html and "<script>window.__xss" not in html
 
 
 def test_replay_data_is_json_escaped(client, site):
-    html = client.get(reverse("leaderboard:replay", args=[site["items"]["hanabi"].pk])).content.decode()
+    html = client.get(
+        reverse("leaderboard:replay", args=[site["items"]["hanabi"].pk])
+    ).content.decode()
     assert "<script>window.__xss" not in html
     assert "\\u003Cscript\\u003E" in html  # json_script escapes < and >
 
 
 def test_hostile_model_names_are_escaped_everywhere(client):
     m = f.model("evil", display_name=XSS, organisation=XSS)
-    f.run(m, f.benchmark("hanabi/cross", "hanabi"), f.hanabi_metrics(10.0, mode="cross", partners=[XSS]))
+    f.run(
+        m,
+        f.benchmark("hanabi/cross", "hanabi"),
+        f.hanabi_metrics(10.0, mode="cross", partners=[XSS]),
+    )
     f.run(m, f.benchmark("hipho/x", "hipho"), f.hipho_metrics(10.0))
-    for url in (reverse("leaderboard:home"), reverse("leaderboard:hanabi"), reverse("leaderboard:hipho"),
-                reverse("leaderboard:model", args=["evil"])):
+    for url in (
+        reverse("leaderboard:home"),
+        reverse("leaderboard:hanabi"),
+        reverse("leaderboard:hipho"),
+        reverse("leaderboard:model", args=["evil"]),
+    ):
         html = client.get(url).content.decode()
         assert "<script>window.__xss" not in html, url
         assert "<img src=x" not in html, url
@@ -41,7 +55,10 @@ def test_hostile_model_names_are_escaped_everywhere(client):
 
 def test_pages_forbid_inline_scripts(client, site):
     csp = client.get(reverse("leaderboard:home"))["Content-Security-Policy"]
-    assert "script-src 'self'" in csp and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+    assert (
+        "script-src 'self'" in csp
+        and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+    )
 
 
 def test_long_replies_are_cut_with_a_link_to_the_full_plain_text(client, site):

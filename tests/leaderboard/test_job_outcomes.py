@@ -25,7 +25,10 @@ def test_it_shows_an_all_failed_job_as_failed_not_done(client):
     Run.objects.filter(pk=run.pk).update(status=Run.Status.DONE)
     html = client.get(reverse("leaderboard:job", args=[job.pk])).content.decode()
     assert 'id="progress-status" title="ended; every item failed">failed<' in html
-    assert '<span class="badge done">' not in html and '<span class="badge failed">failed</span>' in html
+    assert (
+        '<span class="badge done">' not in html
+        and '<span class="badge failed">failed</span>' in html
+    )
     data = client.get(reverse("leaderboard:job_progress", args=[job.pk]), {"runs": "1"}).json()
     assert data["outcome"] == "failed" and data["runs"][0]["outcome"] == "failed"
     assert data["can_cancel"] is False and data["can_resume"] is True

@@ -15,7 +15,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def live_job():
     m, b = f.model("m1"), f.benchmark("hanabi/a", "hanabi")
-    job = f.job(name="live one", status=Job.Status.RUNNING, total_items=4, done_items=1, failed_items=1)
+    job = f.job(
+        name="live one", status=Job.Status.RUNNING, total_items=4, done_items=1, failed_items=1
+    )
     run = f.run(m, b, None, job_obj=job, total_items=4, done_items=1, failed_items=1)
     for i, state in enumerate(["done", "failed", "pending", "pending"]):
         f.item(run, f"g{i}", state=state)
@@ -39,7 +41,7 @@ def test_queue_lists_live_and_finished_jobs(client, live_job, site):
     assert "live one" in live and "demo" not in live
     assert "demo" in finished and "2/4 (50%)" in live
     assert "M1" in live and "Alpha, Beta, Gamma" in finished  # where a submitter finds their model
-    assert "<td class=\"num\"><span>1</span></td>" in live  # first in the queue
+    assert '<td class="num"><span>1</span></td>' in live  # first in the queue
 
 
 def test_progress_json_counts_items_and_lists_runs(client, live_job):
@@ -83,7 +85,9 @@ def test_cancel_needs_staff_post_and_csrf(live_job, staff, outsider):
 
 def test_resume_requeues_failed_and_cancelled_items(client, live_job, staff, monkeypatch):
     dispatched = []
-    monkeypatch.setattr("jobs.queue.enqueue_dispatch", dispatched.append)  # the broker is not under test here
+    monkeypatch.setattr(
+        "jobs.queue.enqueue_dispatch", dispatched.append
+    )  # the broker is not under test here
     client.force_login(staff)
     client.post(reverse("leaderboard:job_cancel", args=[live_job.pk]))
     response = client.post(reverse("leaderboard:job_resume", args=[live_job.pk]), follow=True)

@@ -26,26 +26,55 @@ def test_overview_shows_each_family_headline_with_se_and_rank_interval(client, s
 
 def test_overview_sorts_by_any_column_both_ways(client, site):
     url = reverse("leaderboard:home")
-    assert _model_order(client.get(url, {"sort": "hipho", "dir": "asc"}).content.decode())[:3] == ["gamma", "beta", "alpha"]
-    assert _model_order(client.get(url, {"sort": "size", "dir": "desc"}).content.decode())[:3] == ["gamma", "beta", "alpha"]
-    assert _model_order(client.get(url, {"sort": "name", "dir": "asc"}).content.decode())[:3] == ["alpha", "beta", "gamma"]
-    assert _model_order(client.get(url, {"sort": "bogus"}).content.decode())[:3] == ["alpha", "beta", "gamma"]
+    assert _model_order(client.get(url, {"sort": "hipho", "dir": "asc"}).content.decode())[:3] == [
+        "gamma",
+        "beta",
+        "alpha",
+    ]
+    assert _model_order(client.get(url, {"sort": "size", "dir": "desc"}).content.decode())[:3] == [
+        "gamma",
+        "beta",
+        "alpha",
+    ]
+    assert _model_order(client.get(url, {"sort": "name", "dir": "asc"}).content.decode())[:3] == [
+        "alpha",
+        "beta",
+        "gamma",
+    ]
+    assert _model_order(client.get(url, {"sort": "bogus"}).content.decode())[:3] == [
+        "alpha",
+        "beta",
+        "gamma",
+    ]
 
 
 def test_overview_filters_by_organisation_weights_size_and_modality(client, site):
     url = reverse("leaderboard:home")
-    assert set(_model_order(client.get(url, {"org": "Acme"}).content.decode())) == {"alpha", "gamma"}
+    assert set(_model_order(client.get(url, {"org": "Acme"}).content.decode())) == {
+        "alpha",
+        "gamma",
+    }
     assert set(_model_order(client.get(url, {"open": "no"}).content.decode())) == {"beta"}
-    assert set(_model_order(client.get(url, {"size_min": "50", "size_max": "100"}).content.decode())) == {"beta"}
+    assert set(
+        _model_order(client.get(url, {"size_min": "50", "size_max": "100"}).content.decode())
+    ) == {"beta"}
     assert set(_model_order(client.get(url, {"modality": "vision"}).content.decode())) == {"beta"}
-    assert set(_model_order(client.get(url, {"size_min": "not-a-number"}).content.decode())) == {"alpha", "beta", "gamma"}
+    assert set(_model_order(client.get(url, {"size_min": "not-a-number"}).content.decode())) == {
+        "alpha",
+        "beta",
+        "gamma",
+    }
 
 
 def test_overview_paginates(client):
     for i in range(55):
         f.model(f"m{i:02d}")
-    first = client.get(reverse("leaderboard:home"), {"sort": "name", "dir": "asc", "all": "1"}).content.decode()
-    second = client.get(reverse("leaderboard:home"), {"sort": "name", "dir": "asc", "page": 2, "all": "1"}).content.decode()
+    first = client.get(
+        reverse("leaderboard:home"), {"sort": "name", "dir": "asc", "all": "1"}
+    ).content.decode()
+    second = client.get(
+        reverse("leaderboard:home"), {"sort": "name", "dir": "asc", "page": 2, "all": "1"}
+    ).content.decode()
     assert len(_model_order(first)) == 50 and len(_model_order(second)) == 5
     assert "page 1 of 2" in first
 
@@ -81,7 +110,9 @@ def test_chess_page_shows_metrics_elo_interval_and_bands_and_filters_by_task(cli
     assert "[1,350, 1,650]" in html  # alpha Elo 1500 with its 95% interval
     # one row per model, the tasks as columns
     models = html.split('data-table="chess-models"')[1].split("</table>")[0]
-    assert models.count('href="/models/alpha/"') == 1 and "Best move" in models and "Puzzles" in models
+    assert (
+        models.count('href="/models/alpha/"') == 1 and "Best move" in models and "Puzzles" in models
+    )
     assert "80% (4/5)" in html
     only_puzzles = client.get(reverse("leaderboard:chess"), {"task": "puzzles"}).content.decode()
     table = only_puzzles.split('data-table="chess-tasks"')[1].split("</table>")[0]
@@ -90,7 +121,8 @@ def test_chess_page_shows_metrics_elo_interval_and_bands_and_filters_by_task(cli
 
 def test_model_page_shows_tokens_cost_and_cost_per_point(client, site):
     LeaderboardEntry.objects.filter(model__slug="alpha", benchmark__slug="hipho/ipho-2025").update(
-        cost_usd=2.5, input_tokens=1000, output_tokens=500)
+        cost_usd=2.5, input_tokens=1000, output_tokens=500
+    )
     html = client.get(reverse("leaderboard:model", args=["alpha"])).content.decode()
     assert "1,000 / 500" in html and "$2.5000" in html
     assert "$0.0300" in html  # 2.5 USD / 83.3 % of max
@@ -101,13 +133,15 @@ def test_run_page_shows_the_spec_and_links_items(client, site):
     run = site["runs"]["alpha-ipho"]
     html = client.get(reverse("leaderboard:run", args=[run.pk])).content.decode()
     assert "prompt_hash" in html and "abc123" in html and "code_version" in html
-    assert f'/items/{site["items"]["hipho"].pk}/' in html
+    assert f"/items/{site['items']['hipho'].pk}/" in html
     assert client.get(reverse("leaderboard:run", args=[99999])).status_code == 404
 
 
 def test_benchmark_pages(client, site):
     assert "hipho/ipho-2025" in client.get(reverse("leaderboard:benchmarks")).content.decode()
-    html = client.get(reverse("leaderboard:benchmark", args=[site["benchmarks"][0].pk])).content.decode()
+    html = client.get(
+        reverse("leaderboard:benchmark", args=[site["benchmarks"][0].pk])
+    ).content.decode()
     assert "Alpha" in html and "[23.00, 27.00]" in html and "<td><span>1</span></td>" in html
 
 
@@ -123,12 +157,18 @@ def test_plotly_is_served_locally(client):
 
 def test_chess_page_names_the_opponents_of_each_model(client):
     m, b = f.model("solo"), f.benchmark("chess/games", "chess")
-    metrics = {**f.chess_metrics(1400.0, 90.0, task="games"),
-               "by_opponent": {"stockfish-elo-1350": {"games": 2, "points": 1.5, "elo": 1350},
-                               "random": {"games": 2, "points": 2.0, "elo": 400, "wins": 2, "draws": 0, "losses": 0}}}
+    metrics = {
+        **f.chess_metrics(1400.0, 90.0, task="games"),
+        "by_opponent": {
+            "stockfish-elo-1350": {"games": 2, "points": 1.5, "elo": 1350},
+            "random": {"games": 2, "points": 2.0, "elo": 400, "wins": 2, "draws": 0, "losses": 0},
+        },
+    }
     f.run(m, b, metrics)
     html = client.get(reverse("leaderboard:chess")).content.decode()
     row = html.split('data-table="chess-models"')[1].split("</table>")[0]
     assert "random 2-0-0 (2.0/2) · stockfish-elo-1350 (1.5/2)" in row and "3 / 2 / 5" in row
-    rows = client.get(reverse("leaderboard:chess"), {"download": "chess-models", "format": "json"}).json()["rows"]
+    rows = client.get(
+        reverse("leaderboard:chess"), {"download": "chess-models", "format": "json"}
+    ).json()["rows"]
     assert (rows[0]["wdl_w"], rows[0]["wdl_d"], rows[0]["wdl_l"]) == (3, 2, 5)

@@ -37,7 +37,10 @@ def test_it_keeps_the_latest_aggregated_run_and_ignores_unaggregated_ones():
 
 def test_it_explodes_a_hipho_suite_into_one_entry_per_exam():
     m, suite = f.model("m1"), f.benchmark("hipho/suite", "hipho")
-    exams = {"ipho-2025": f.hipho_metrics(20.0), "apho-2025": f.hipho_metrics(12.0, exam_id="apho-2025")}
+    exams = {
+        "ipho-2025": f.hipho_metrics(20.0),
+        "apho-2025": f.hipho_metrics(12.0, exam_id="apho-2025"),
+    }
     for exam in exams.values():
         exam.pop("score_ci95")
     f.run(m, suite, {"score": 32.0, "score_se": 2.0, "n_items": 6, "n_failed": 0, "exams": exams})

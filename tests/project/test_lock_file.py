@@ -32,9 +32,12 @@ def test_every_declared_dependency_is_pinned_within_its_range():
     for spec in declared:
         requirement = Requirement(spec)
         name = canonicalize_name(requirement.name)
-        assert name in locked, f"{requirement.name} is in pyproject.toml but not in requirements.lock (run make lock)"
+        assert name in locked, (
+            f"{requirement.name} is in pyproject.toml but not in requirements.lock (run make lock)"
+        )
         assert requirement.specifier.contains(locked[name], prereleases=True), (
-            f"requirements.lock pins {requirement.name}=={locked[name]}, outside {requirement.specifier}")
+            f"requirements.lock pins {requirement.name}=={locked[name]}, outside {requirement.specifier}"
+        )
 
 
 def test_make_install_installs_the_lock():

@@ -18,8 +18,16 @@ import pytest
 from tests.fixtures.services import _database_url
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ["/", "/benchmarks/", "/hipho/", "/hanabi/", "/chess/", "/jobs/", "/admin/login/",
-         "/api/openapi.json"]
+PAGES = [
+    "/",
+    "/benchmarks/",
+    "/hipho/",
+    "/hanabi/",
+    "/chess/",
+    "/jobs/",
+    "/admin/login/",
+    "/api/openapi.json",
+]
 
 
 def _free_port() -> int:
@@ -41,13 +49,27 @@ def _get(url: str) -> tuple[int, str]:
 @pytest.fixture
 def production_server(transactional_db, catalog, redis_url, tmp_path):
     port = _free_port()
-    env = {**os.environ, "PODIUM_PRODUCTION": "true", "DEBUG": "false",
-           "SECRET_KEY": "production-test-" + "k" * 50, "STATIC_ROOT": str(tmp_path / "static"),
-           "DATABASE_URL": _database_url(), "REDIS_URL": redis_url,
-           "ALLOWED_HOSTS": "127.0.0.1", "BIND": f"127.0.0.1:{port}", "WEB_WORKERS": "1"}
+    env = {
+        **os.environ,
+        "PODIUM_PRODUCTION": "true",
+        "DEBUG": "false",
+        "SECRET_KEY": "production-test-" + "k" * 50,
+        "STATIC_ROOT": str(tmp_path / "static"),
+        "DATABASE_URL": _database_url(),
+        "REDIS_URL": redis_url,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "BIND": f"127.0.0.1:{port}",
+        "WEB_WORKERS": "1",
+    }
     log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115
-    proc = subprocess.Popen(["bash", "scripts/serve.sh"], cwd=ROOT, env=env, stdout=log,
-                            stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        ["bash", "scripts/serve.sh"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
@@ -59,7 +81,9 @@ def production_server(transactional_db, catalog, redis_url, tmp_path):
                 break
             except OSError:
                 if time.monotonic() > deadline:
-                    raise AssertionError("server not up: " + (tmp_path / "serve.log").read_text()[-4000:]) from None
+                    raise AssertionError(
+                        "server not up: " + (tmp_path / "serve.log").read_text()[-4000:]
+                    ) from None
                 time.sleep(0.3)
         yield base, tmp_path
     finally:
@@ -79,10 +103,21 @@ def test_it_serves_every_main_page_with_200(production_server):
 
 
 def test_deploy_check_fails_when_static_files_were_not_collected(tmp_path):
-    env = {**os.environ, "PODIUM_PRODUCTION": "true", "SECRET_KEY": "production-test-" + "k" * 50,
-           "STATIC_ROOT": str(tmp_path / "empty"), "ALLOWED_HOSTS": "127.0.0.1",
-           "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}"}
-    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"],
-                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    env = {
+        **os.environ,
+        "PODIUM_PRODUCTION": "true",
+        "SECRET_KEY": "production-test-" + "k" * 50,
+        "STATIC_ROOT": str(tmp_path / "empty"),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode != 0
     assert "podium.E001" in result.stderr and "collectstatic" in result.stderr

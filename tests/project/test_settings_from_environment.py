@@ -13,11 +13,25 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _start(**env: str) -> subprocess.CompletedProcess:
-    full = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}",
-            "DJANGO_SETTINGS_MODULE": "podium.settings", **env}
-    return subprocess.run([sys.executable, "-c", "import django; django.setup(); "
-                           "from django.conf import settings; print(settings.DATABASES['default']['ENGINE'])"],
-                          cwd=ROOT, env=full, capture_output=True, text=True, timeout=60)
+    full = {
+        **os.environ,
+        "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}",
+        "DJANGO_SETTINGS_MODULE": "podium.settings",
+        **env,
+    }
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); "
+            "from django.conf import settings; print(settings.DATABASES['default']['ENGINE'])",
+        ],
+        cwd=ROOT,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 @pytest.mark.parametrize(
@@ -48,11 +62,23 @@ def test_it_requires_a_secret_key_in_production():
 def test_it_uses_sqlite_by_default_and_postgres_from_database_url():
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     default = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings;"
-         "print(settings.DATABASES['default']['ENGINE'])"],
-        cwd=ROOT, env={**env, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}",
-                       "DJANGO_SETTINGS_MODULE": "podium.settings"},
-        capture_output=True, text=True, timeout=60, check=True)
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings;"
+            "print(settings.DATABASES['default']['ENGINE'])",
+        ],
+        cwd=ROOT,
+        env={
+            **env,
+            "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}",
+            "DJANGO_SETTINGS_MODULE": "podium.settings",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     assert default.stdout.strip() == "django.db.backends.sqlite3"
     pg = _start(DATABASE_URL="postgres://postgres@127.0.0.1:5432/test")
     assert pg.stdout.strip() == "django.db.backends.postgresql"

@@ -18,8 +18,12 @@ PROBE = "import platform, uuid; print(platform.__file__); print(platform.python_
 
 
 def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}",
-            "DJANGO_SETTINGS_MODULE": "podium.settings", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    return {
+        **os.environ,
+        "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}",
+        "DJANGO_SETTINGS_MODULE": "podium.settings",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    }
 
 
 def _assert_stdlib(output: str) -> None:
@@ -36,19 +40,39 @@ def test_it_is_the_stdlib_module_under_pytest():
 
 
 def test_it_is_the_stdlib_module_under_manage_py():
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", PROBE], cwd=ROOT,
-                         env=_env(), capture_output=True, text=True, timeout=120, check=True)
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", PROBE],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     _assert_stdlib(out.stdout)
 
 
 def test_it_is_the_stdlib_module_under_celery():
     # `celery report` loads the app (and so Django) and formats platform.* facts.
-    out = subprocess.run([sys.executable, "-m", "celery", "-A", "podium", "report"], cwd=ROOT,
-                         env=_env(), capture_output=True, text=True, timeout=120, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "podium", "report"],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     assert "imp:CPython" in out.stdout
     probe = subprocess.run(
         [sys.executable, "-c", "import podium.celery, celery.bin.celery;" + PROBE],
-        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120, check=True)
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     _assert_stdlib(probe.stdout)
 
 
@@ -69,9 +93,23 @@ def test_it_is_the_stdlib_module_under_gunicorn(tmp_path):
     )
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "podium.wsgi:application", "--preload", "-c", str(conf),
-         "--bind", f"127.0.0.1:{port}", "--workers", "1"],
-        cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "podium.wsgi:application",
+            "--preload",
+            "-c",
+            str(conf),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+        ],
+        cwd=ROOT,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 60

@@ -30,14 +30,27 @@ EQUIVALENT = [
     (r"[4.96, 4.97]", r"4.965", None, "numeric"),
     (r"$[1.0 \times 10^{-3}, 4.0 \times 10^{-3}]$", r"2.5 \times 10^{-3}", None, "numeric"),
     # rearranged symbolic expressions and equations
-    (r"v = \sqrt{\frac{e^2}{4 \pi \varepsilon_0 m_e r}}", r"\frac{e}{\sqrt{4\pi\epsilon_0 r m_e}}",
-     None, "symbolic"),
+    (
+        r"v = \sqrt{\frac{e^2}{4 \pi \varepsilon_0 m_e r}}",
+        r"\frac{e}{\sqrt{4\pi\epsilon_0 r m_e}}",
+        None,
+        "symbolic",
+    ),
     (r"r_1 = \frac{\hbar}{\alpha m_e c}", r"r_1=\hbar/(m_e c \alpha)", None, "symbolic"),
-    (r"R = \frac{R_{\odot}}{1 + \frac{v_{rE/S}}{v_{\odot} \sin(\ell)}}",
-     r"\frac{R_{\odot} v_{\odot} \sin\ell}{v_{\odot}\sin\ell + v_{rE/S}}", None, "symbolic"),
+    (
+        r"R = \frac{R_{\odot}}{1 + \frac{v_{rE/S}}{v_{\odot} \sin(\ell)}}",
+        r"\frac{R_{\odot} v_{\odot} \sin\ell}{v_{\odot}\sin\ell + v_{rE/S}}",
+        None,
+        "symbolic",
+    ),
     (r"m(R-r) \dot{\phi}^{2} = N", r"N = m \dot{\phi}^2 (R - r)", None, "symbolic"),
     (r"(R-r) \dot{\phi} + r \omega_{z} = 0", r"r\omega_z = -(R-r)\dot\phi", None, "symbolic"),
-    (r"T = 2 \pi \sqrt{\frac{3a}{2g}}", r"2\pi\sqrt{1.5 a/g}", None, ("symbolic", "after_equals:symbolic")),
+    (
+        r"T = 2 \pi \sqrt{\frac{3a}{2g}}",
+        r"2\pi\sqrt{1.5 a/g}",
+        None,
+        ("symbolic", "after_equals:symbolic"),
+    ),
     (r"\frac{\pi}{2 \sin \theta}", r"\frac{\pi}{2}\csc\theta", None, "symbolic"),
     # typesetting only
     (r"\left(\frac{S_0}{4\sigma}\right)^{1/4}", r"(\dfrac{S_0}{4 \sigma})^{1/4}", None, "string"),
@@ -50,7 +63,12 @@ EQUIVALENT = [
     (r"\text{True}", r"true", None, "choice"),
     # the part after the last "="
     (r"4.4", r"v = \sqrt{2 g h} = 4.4", None, ("after_equals:string", "after_equals:numeric")),
-    (r"0.98", r"h_{\max} = \frac{v^2}{2g} \approx 0.98\,\mathrm{m}", "m", ("symbolic", "after_equals:string")),
+    (
+        r"0.98",
+        r"h_{\max} = \frac{v^2}{2g} \approx 0.98\,\mathrm{m}",
+        "m",
+        ("symbolic", "after_equals:string"),
+    ),
 ]
 
 NOT_EQUIVALENT = [
@@ -59,8 +77,16 @@ NOT_EQUIVALENT = [
     (r"2/3", r"0.66", None),
     (r"21", r"22\ \text{cm}", "cm"),
     (r"[4.96, 4.97]", r"5.1", None),
-    (r"[5.5 \times 10^{-21}, 6.7 \times 10^{-21}]", r"[6.9 \times 10^{-22}, 8.5 \times 10^{-22}]", None),
-    (r"v = \sqrt{\frac{e^2}{4 \pi \varepsilon_0 m_e r}}", r"\frac{e}{\sqrt{2\pi\epsilon_0 r m_e}}", None),
+    (
+        r"[5.5 \times 10^{-21}, 6.7 \times 10^{-21}]",
+        r"[6.9 \times 10^{-22}, 8.5 \times 10^{-22}]",
+        None,
+    ),
+    (
+        r"v = \sqrt{\frac{e^2}{4 \pi \varepsilon_0 m_e r}}",
+        r"\frac{e}{\sqrt{2\pi\epsilon_0 r m_e}}",
+        None,
+    ),
     (r"m(R-r) \dot{\phi}^{2} = N", r"N = m \dot{\phi}^2 (R + r)", None),
     (r"\gamma = \frac{Q}{2M}", r"\gamma = \frac{Q}{2m}", None),  # R and r, M and m differ
     (r"x^2", r"x^3", None),
@@ -93,7 +119,8 @@ def test_it_asks_the_judge_last_and_records_its_verdict():
 
     assert check_answer("5.31e-11", r"5.31 \times 10^{-11}", judge=judge) == (True, "numeric")
     assert asked == []  # a rule decided first: no judge call
-    assert check_answer("the field points inward", "toward the centre", question="Which way?",
-                        judge=judge) == (True, "judge")
+    assert check_answer(
+        "the field points inward", "toward the centre", question="Which way?", judge=judge
+    ) == (True, "judge")
     assert asked == [("the field points inward", "toward the centre", "Which way?")]
     assert check_answer("x", "y", judge=lambda g, r, q: None) == (False, "judge_unparseable")

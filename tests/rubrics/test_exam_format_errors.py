@@ -14,9 +14,17 @@ from rubrics.exam import MAX_EXAM_BYTES, load_exam, load_exam_dir
 
 def _problem(**over):
     record = {
-        "id": "Test_2025_1", "context": "", "question": "How fast?", "marking": [["Award 1 pt if ..."]],
-        "answer": ["\\boxed{3}"], "answer_type": ["Numerical Value"], "unit": ["m/s"],
-        "points": [1.0], "modality": "text-only", "field": "Mechanics", "source": "Test_2025",
+        "id": "Test_2025_1",
+        "context": "",
+        "question": "How fast?",
+        "marking": [["Award 1 pt if ..."]],
+        "answer": ["\\boxed{3}"],
+        "answer_type": ["Numerical Value"],
+        "unit": ["m/s"],
+        "points": [1.0],
+        "modality": "text-only",
+        "field": "Mechanics",
+        "source": "Test_2025",
         "image_question": [],
     }
     record.update(over)
@@ -57,7 +65,10 @@ def test_it_names_a_missing_field(tmp_path, field):
 
 def test_it_rejects_points_not_aligned_with_answers(tmp_path):
     bad = _problem(answer=["\\boxed{1}", "\\boxed{2}"], points=[1.0])
-    with pytest.raises(ExamFormatError, match=r"record 1 \(problem 'Test_2025_1'\): field 'points' has 1 entries but 'answer' has 2"):
+    with pytest.raises(
+        ExamFormatError,
+        match=r"record 1 \(problem 'Test_2025_1'\): field 'points' has 1 entries but 'answer' has 2",
+    ):
         load_exam(_write(tmp_path, [bad]))
 
 
@@ -70,11 +81,15 @@ def test_it_rejects_a_negative_or_textual_point_value(tmp_path):
 
 def test_it_rejects_a_missing_figure(tmp_path):
     bad = _problem(image_question=["image_question/Test_2025_1_1.png"])
-    with pytest.raises(ExamFormatError, match=r"figure 'image_question/Test_2025_1_1\.png' does not exist"):
+    with pytest.raises(
+        ExamFormatError, match=r"figure 'image_question/Test_2025_1_1\.png' does not exist"
+    ):
         load_exam(_write(tmp_path, [bad]))
     (tmp_path / "image_question").mkdir()
     (tmp_path / "image_question" / "Test_2025_1_1.png").write_bytes(b"\x89PNG\r\n")
-    assert load_exam(_write(tmp_path, [bad])).problems[0].figures == ("image_question/Test_2025_1_1.png",)
+    assert load_exam(_write(tmp_path, [bad])).problems[0].figures == (
+        "image_question/Test_2025_1_1.png",
+    )
 
 
 def test_it_rejects_a_figure_outside_the_folder(tmp_path):
@@ -87,7 +102,9 @@ def test_it_refuses_a_fifty_megabyte_file_before_reading_it(tmp_path):
     with path.open("wb") as f:  # sparse: 50 MB on paper, nothing on disk
         f.truncate(50 * 1024 * 1024)
     assert path.stat().st_size > MAX_EXAM_BYTES
-    with pytest.raises(ExamSizeError, match=r"Huge_2025\.json: file is 52428800 bytes; the limit is"):
+    with pytest.raises(
+        ExamSizeError, match=r"Huge_2025\.json: file is 52428800 bytes; the limit is"
+    ):
         load_exam(path)
 
 
@@ -99,7 +116,9 @@ def test_it_rejects_a_missing_information_sheet(tmp_path):
 
 
 def test_it_rejects_duplicate_problem_ids(tmp_path):
-    with pytest.raises(ExamFormatError, match=r"record 2 \(problem 'Test_2025_1'\): field 'id' repeats record 1"):
+    with pytest.raises(
+        ExamFormatError, match=r"record 2 \(problem 'Test_2025_1'\): field 'id' repeats record 1"
+    ):
         load_exam(_write(tmp_path, [_problem(), _problem()]))
 
 
@@ -117,8 +136,13 @@ def test_a_bad_file_in_a_folder_loads_nothing(tmp_path):
 
 def test_it_accepts_the_official_quirks(tmp_path):
     # one unit for two answers, and one scheme written as a flat list of criteria
-    quirky = _problem(answer=["\\boxed{1}", "\\boxed{2}"], points=[1.0, 2.0], unit=[None],
-                      answer_type=["Expression"], marking=["Award 1 pt if ...", "Award 2 pts if ..."])
+    quirky = _problem(
+        answer=["\\boxed{1}", "\\boxed{2}"],
+        points=[1.0, 2.0],
+        unit=[None],
+        answer_type=["Expression"],
+        marking=["Award 1 pt if ...", "Award 2 pts if ..."],
+    )
     problem = load_exam(_write(tmp_path, [quirky])).problems[0]
     assert problem.units == (None, None)
     assert problem.answer_types == ("Expression", "")

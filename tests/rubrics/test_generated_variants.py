@@ -43,12 +43,16 @@ def test_the_strict_grader_on_generated_variants(record_property):
     right = sum(n for (_, label), (n, _) in per_kind.items() if label)
     false_accepts = sum(e for (_, label), (_, e) in per_kind.items() if not label)
     false_rejects = sum(e for (_, label), (_, e) in per_kind.items() if label)
-    lines = [f"{len(cases)} cases: {right} equivalent, {wrong} wrong; "
-             f"false accepts {false_accepts}/{wrong} = {false_accepts / wrong:.3%}, "
-             f"false rejects {false_rejects}/{right} = {false_rejects / right:.3%}"]
+    lines = [
+        f"{len(cases)} cases: {right} equivalent, {wrong} wrong; "
+        f"false accepts {false_accepts}/{wrong} = {false_accepts / wrong:.3%}, "
+        f"false rejects {false_rejects}/{right} = {false_rejects / right:.3%}"
+    ]
     for (kind, label), (n, errors) in sorted(per_kind.items()):
         what = "false rejects" if label else "false accepts"
-        lines.append(f"  {kind:26s} {'equivalent' if label else 'wrong':10s} n={n:5d} {what} {errors:3d} ({errors / n:.2%})")
+        lines.append(
+            f"  {kind:26s} {'equivalent' if label else 'wrong':10s} n={n:5d} {what} {errors:3d} ({errors / n:.2%})"
+        )
     report = "\n".join(lines)
     print(report)
     record_property("generated_variants", report)

@@ -28,15 +28,39 @@ def test_defect1_case_is_never_folded_when_one_side_is_an_equation():
 
 # 2. The left-hand-side rule: powers and functions are not names; nested braces, ^* and
 #    ^{\star} are; names that differ stop the string and numeric rules.
-@pytest.mark.parametrize("lhs", [r"T_{\mathrm{E}}", r"T_{E}", r"T_E", r"W^{\star}", r"W^*",
-                                 r"\bar{s}", r"x(t)", r"v_{c,m}", r"M_1'", r"\dot\phi",
-                                 r"\text{v}_{\mathrm{max}}"])
+@pytest.mark.parametrize(
+    "lhs",
+    [
+        r"T_{\mathrm{E}}",
+        r"T_{E}",
+        r"T_E",
+        r"W^{\star}",
+        r"W^*",
+        r"\bar{s}",
+        r"x(t)",
+        r"v_{c,m}",
+        r"M_1'",
+        r"\dot\phi",
+        r"\text{v}_{\mathrm{max}}",
+    ],
+)
 def test_defect2_bare_names(lhs):
     assert is_bare_name(lhs)
 
 
-@pytest.mark.parametrize("lhs", [r"\omega^2", r"\sin(Kd)", r"\ddot{q}^2", r"\delta x",
-                                 r"|\tau|", r"\frac{dv}{dt}", r"p_1/p_2", r"2v"])
+@pytest.mark.parametrize(
+    "lhs",
+    [
+        r"\omega^2",
+        r"\sin(Kd)",
+        r"\ddot{q}^2",
+        r"\delta x",
+        r"|\tau|",
+        r"\frac{dv}{dt}",
+        r"p_1/p_2",
+        r"2v",
+    ],
+)
 def test_defect2_not_names(lhs):
     assert not is_bare_name(lhs)
 
@@ -105,8 +129,14 @@ def test_defect5_a_function_of_the_reference_stays_a_function():
 
 # 6. Verdicts are deterministic: no wall-clock timeout; the work is bounded instead.
 def test_defect6_verdicts_do_not_depend_on_the_thread_or_the_run():
-    cases = [(r"\frac{M v^2}{R}", r"F = \frac{m v^2}{r}"), (r"0.4198 R", r"0.42 R"),
-             (r"\frac{e}{\sqrt{4\pi\epsilon_0 r m_e}}", r"v = \sqrt{\frac{e^2}{4 \pi \varepsilon_0 m_e r}}")]
+    cases = [
+        (r"\frac{M v^2}{R}", r"F = \frac{m v^2}{r}"),
+        (r"0.4198 R", r"0.42 R"),
+        (
+            r"\frac{e}{\sqrt{4\pi\epsilon_0 r m_e}}",
+            r"v = \sqrt{\frac{e^2}{4 \pi \varepsilon_0 m_e r}}",
+        ),
+    ]
     main = [check_answer(g, r) for g, r in cases]
     in_thread: list[object] = []
     worker = threading.Thread(target=lambda: in_thread.extend(check_answer(g, r) for g, r in cases))

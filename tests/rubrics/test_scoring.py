@@ -13,10 +13,20 @@ FULL = {"p1": 4.0, "p2": 6.0}
 
 
 def test_it_takes_the_better_of_answer_and_step_level():
-    samples = [SampleScore("p1", 0, A=1.0, S=3.0, best_scheme=0), SampleScore("p2", 0, A=6.0, S=2.0)]
+    samples = [
+        SampleScore("p1", 0, A=1.0, S=3.0, best_scheme=0),
+        SampleScore("p2", 0, A=6.0, S=2.0),
+    ]
     m = score_exam(full_marks=FULL, samples=samples, cutoffs=CUTS)
-    assert m["problems"]["p1"] == {"full": 4.0, "A": 1.0, "S": 3.0, "P": 3.0, "best_scheme": 0,
-                                   "samples": 1, "failed": 0}
+    assert m["problems"]["p1"] == {
+        "full": 4.0,
+        "A": 1.0,
+        "S": 3.0,
+        "P": 3.0,
+        "best_scheme": 0,
+        "samples": 1,
+        "failed": 0,
+    }
     assert m["score"] == 9.0 and m["medal"] == "gold"
     assert m["share_of_top_human"] == pytest.approx(0.9)
     assert m["score_se"] is None  # one sample per problem
@@ -40,7 +50,10 @@ def test_it_averages_samples_and_bootstraps_them():
 
 
 def test_it_counts_failed_samples_and_missing_problems_as_zero():
-    samples = [SampleScore("p1", 0, A=4.0, S=None), SampleScore("p1", 1, A=4.0, S=None, failed=True)]
+    samples = [
+        SampleScore("p1", 0, A=4.0, S=None),
+        SampleScore("p1", 1, A=4.0, S=None, failed=True),
+    ]
     m = score_exam(full_marks=FULL, samples=samples, cutoffs=CUTS)
     assert m["problems"]["p1"]["P"] == 2.0 and m["problems"]["p1"]["failed"] == 1
     assert m["problems"]["p2"]["P"] == 0.0 and m["problems"]["p2"]["samples"] == 0
@@ -48,8 +61,11 @@ def test_it_counts_failed_samples_and_missing_problems_as_zero():
 
 
 def test_it_scores_cpho_without_a_medal():
-    m = score_exam(full_marks={"q": 320.0}, samples=[SampleScore("q", 0, A=200.0, S=None)],
-                   cutoffs=CATALOGUE["cpho-2025"].cutoffs)
+    m = score_exam(
+        full_marks={"q": 320.0},
+        samples=[SampleScore("q", 0, A=200.0, S=None)],
+        cutoffs=CATALOGUE["cpho-2025"].cutoffs,
+    )
     assert m["score"] == 200.0
     assert m["medal"] is None and m["medal_probs"] is None and m["cutoffs"] is None
 
@@ -64,19 +80,24 @@ def test_the_suite_averages_percentages():
     assert m["medal_counts"] == {"gold": 1, "silver": 0, "bronze": 0, "none": 0}
 
 
-@pytest.mark.parametrize("score,shown,medal", [
-    (19.66, 19.7, "gold"),   # published as 19.7: IPhO 2025 gold is 19.7
-    (19.65, 19.7, "gold"),   # half up, not banker's rounding nor float noise (19.6499...)
-    (19.64, 19.6, "silver"),  # published as 19.6: below gold
-    (12.05, 12.1, "silver"),
-    (12.04, 12.0, "bronze"),
-])
+@pytest.mark.parametrize(
+    "score,shown,medal",
+    [
+        (19.66, 19.7, "gold"),  # published as 19.7: IPhO 2025 gold is 19.7
+        (19.65, 19.7, "gold"),  # half up, not banker's rounding nor float noise (19.6499...)
+        (19.64, 19.6, "silver"),  # published as 19.6: below gold
+        (12.05, 12.1, "silver"),
+        (12.04, 12.0, "bronze"),
+    ],
+)
 def test_medals_are_decided_on_the_score_as_published(score, shown, medal):
     from rubrics.scoring import published
 
     cuts = CATALOGUE["ipho-2025"].cutoffs
     assert published(score) == shown
-    m = score_exam(full_marks={"p1": 30.0}, samples=[SampleScore("p1", 0, A=score, S=None)], cutoffs=cuts)
+    m = score_exam(
+        full_marks={"p1": 30.0}, samples=[SampleScore("p1", 0, A=score, S=None)], cutoffs=cuts
+    )
     assert m["medal"] == medal and m["score_published"] == shown
     assert m["medal_basis"].startswith("the score as published")
     assert m["medal_probs"][medal] == 1.0  # one sample: every bootstrap draw is the same score

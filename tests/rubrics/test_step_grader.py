@@ -12,13 +12,22 @@ from rubrics.exam import Problem
 from rubrics.steps import MAX_REGRADES, Attempt, grade_steps, parse_score, parse_score_ours
 
 PROBLEM = Problem(
-    id="Demo_1", index=1, context="A ball is dropped.", question="Find the speed after falling h.",
+    id="Demo_1",
+    index=1,
+    context="A ball is dropped.",
+    question="Find the speed after falling h.",
     marking=(
         ("Award 0.5 pt if energy conservation is used.", "Award 0.5 pt if v = sqrt(2gh)."),
         ("Award 1.0 pt if the kinematics v^2 = 2gh is used.",),
     ),
-    answers=("\\boxed{\\sqrt{2gh}}",), answer_types=("Expression",), units=(None,), points=(1.0,),
-    modality="text-only", field="Mechanics", source="Demo", figures=(),
+    answers=("\\boxed{\\sqrt{2gh}}",),
+    answer_types=("Expression",),
+    units=(None,),
+    points=(1.0,),
+    modality="text-only",
+    field="Mechanics",
+    source="Demo",
+    figures=(),
 )
 
 
@@ -46,23 +55,28 @@ class ScriptedJudge:
         raise AssertionError(f"unscripted prompt: {text}")
 
 
-@pytest.mark.parametrize("reply,official,ours", [
-    ("The criterion is met. \\boxed{0.5}", 0.5, 0.5),
-    ("\\boxed{0} ... on reflection \\boxed{0.25}", 0.25, 0.25),
-    ("I award 0.3 points", 0.3, 0.3),
-    ("score: \\boxed{\\text{0.4 pt}}", 0.4, 0.4),
-    ("no number at all", 0.0, None),  # official: 0; ours: unparseable
-    ("\\boxed{\\frac{1}{2}}", 1.0, 2.0),  # official reads up to the first '}'
-    ("\\boxed{0.333333}", 0.33, 0.333333),  # official rounds to 2 decimals
-    ("worth -0.5 at most", 0.5, -0.5),  # the official fallback reads no sign
-])
+@pytest.mark.parametrize(
+    "reply,official,ours",
+    [
+        ("The criterion is met. \\boxed{0.5}", 0.5, 0.5),
+        ("\\boxed{0} ... on reflection \\boxed{0.25}", 0.25, 0.25),
+        ("I award 0.3 points", 0.3, 0.3),
+        ("score: \\boxed{\\text{0.4 pt}}", 0.4, 0.4),
+        ("no number at all", 0.0, None),  # official: 0; ours: unparseable
+        ("\\boxed{\\frac{1}{2}}", 1.0, 2.0),  # official reads up to the first '}'
+        ("\\boxed{0.333333}", 0.33, 0.333333),  # official rounds to 2 decimals
+        ("worth -0.5 at most", 0.5, -0.5),  # the official fallback reads no sign
+    ],
+)
 def test_it_parses_the_judge_score_the_official_way_and_keeps_ours(reply, official, ours):
     assert parse_score(reply) == official
     assert parse_score_ours(reply) == ours
 
 
 def test_it_calls_the_judge_once_per_criterion_and_keeps_the_best_scheme():
-    judge = ScriptedJudge({"energy": ["\\boxed{0.5}"], "sqrt(2gh)": ["\\boxed{0}"], "kinematics": ["\\boxed{1.0}"]})
+    judge = ScriptedJudge(
+        {"energy": ["\\boxed{0.5}"], "sqrt(2gh)": ["\\boxed{0}"], "kinematics": ["\\boxed{1.0}"]}
+    )
     grade = grade_steps(PROBLEM, "v = sqrt(2gh)", judge=judge, build_prompt=prompt)
     assert len(judge.prompts) == 3
     assert [s.total for s in grade.schemes] == [0.5, 1.0]
@@ -73,7 +87,9 @@ def test_it_calls_the_judge_once_per_criterion_and_keeps_the_best_scheme():
 
 def test_a_single_scheme_is_regraded_with_the_attempt_and_the_overshoot_told():
     # first pass awards 0.9 + 0.9 = 1.8 > 1.0 full marks; the re-grade is sane
-    judge = ScriptedJudge({"energy": ["\\boxed{0.9}", "\\boxed{0.5}"], "sqrt(2gh)": ["\\boxed{0.9}", "\\boxed{0.4}"]})
+    judge = ScriptedJudge(
+        {"energy": ["\\boxed{0.9}", "\\boxed{0.5}"], "sqrt(2gh)": ["\\boxed{0.9}", "\\boxed{0.4}"]}
+    )
     grade = grade_steps(ONE_SCHEME, "reply", judge=judge, build_prompt=prompt)
     scheme = grade.schemes[0]
     assert scheme.attempts == 2 and not scheme.scaled
@@ -95,7 +111,9 @@ def test_a_single_scheme_is_scaled_down_after_three_regrades():
 
 
 def test_several_schemes_are_graded_once_then_scaled():
-    judge = ScriptedJudge({"energy": ["\\boxed{1.5}"], "sqrt(2gh)": ["\\boxed{0.5}"], "kinematics": ["\\boxed{0.8}"]})
+    judge = ScriptedJudge(
+        {"energy": ["\\boxed{1.5}"], "sqrt(2gh)": ["\\boxed{0.5}"], "kinematics": ["\\boxed{0.8}"]}
+    )
     grade = grade_steps(PROBLEM, "reply", judge=judge, build_prompt=prompt)
     assert len(judge.prompts) == 3  # no re-grade
     assert grade.schemes[0].attempts == 1 and grade.schemes[0].scaled

@@ -39,6 +39,7 @@ class Case:
 
 # --- reading the references (plain JSON, independent of rubrics.exam) ---------------------
 
+
 def _box_content(answer: str) -> str:
     m = re.search(r"\\boxed\s*\{", answer)
     if not m:
@@ -47,7 +48,7 @@ def _box_content(answer: str) -> str:
     while i < len(answer) and depth:
         depth += {"{": 1, "}": -1}.get(answer[i], 0)
         i += 1
-    return answer[m.end(): i - 1 if depth == 0 else len(answer)].strip()
+    return answer[m.end() : i - 1 if depth == 0 else len(answer)].strip()
 
 
 def references(folder: Path) -> Iterator[tuple[str, str, str | None, str]]:
@@ -69,13 +70,18 @@ def references(folder: Path) -> Iterator[tuple[str, str, str | None, str]]:
 
 # --- LaTeX helpers ---------------------------------------------------------------------------
 
-GREEK = ("alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|kappa|lambda|mu|nu|xi|rho|"
-         "sigma|tau|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Sigma|Phi|Psi|Omega")
+GREEK = (
+    "alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|kappa|lambda|mu|nu|xi|rho|"
+    "sigma|tau|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Sigma|Phi|Psi|Omega"
+)
 # a bare quantity name: letter or Greek letter, optional accent, subscripts, primes, a star
 _NAME = re.compile(
     rf"\s*(?:\\(?:bar|hat|dot|ddot|tilde|vec)\{{(?:[A-Za-z]|\\(?:{GREEK}))\}}|[A-Za-z]|\\(?:{GREEK})(?![A-Za-z]))"
-    r"(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9]|'|\^\{?\\star\}?|\^\{?\*\}?)*\s*")
-_UNSUPPORTED = re.compile(r"\\(?:pm|mp|begin|int|sum|prod|lim|text\{[^}]*\s|ll|gg|quad|cases)|\\\\|;")
+    r"(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9]|'|\^\{?\\star\}?|\^\{?\*\}?)*\s*"
+)
+_UNSUPPORTED = re.compile(
+    r"\\(?:pm|mp|begin|int|sum|prod|lim|text\{[^}]*\s|ll|gg|quad|cases)|\\\\|;"
+)
 
 
 def strip_math(text: str) -> str:
@@ -111,7 +117,9 @@ def top_level_terms(expr: str) -> list[tuple[str, str]] | None:
             if not before:
                 sign = "-" if ch == "-" else "+"
                 start = i + 1
-            elif before[-1] not in "^_{(=*/" and not re.search(r"\\(?:times|cdot)$|\d[eE]$", before):
+            elif before[-1] not in "^_{(=*/" and not re.search(
+                r"\\(?:times|cdot)$|\d[eE]$", before
+            ):
                 terms.append((sign, s[start:i].strip()))
                 sign, start = ch, i + 1
         i += 1
@@ -153,7 +161,7 @@ def first_frac(s: str) -> tuple[int, int, str, str] | None:
     b_end = _braced(s, a_end)
     if b_end is None:
         return None
-    return m.start(), b_end, s[m.end() + 1: a_end - 1], s[a_end + 1: b_end - 1]
+    return m.start(), b_end, s[m.end() + 1 : a_end - 1], s[a_end + 1 : b_end - 1]
 
 
 def first_sqrt(s: str) -> tuple[int, int, str] | None:
@@ -161,7 +169,7 @@ def first_sqrt(s: str) -> tuple[int, int, str] | None:
     if not m:
         return None
     end = _braced(s, m.end())
-    return None if end is None else (m.start(), end, s[m.end() + 1: end - 1])
+    return None if end is None else (m.start(), end, s[m.end() + 1 : end - 1])
 
 
 _EXCLUDED_LETTERS = set("edi")  # Euler's number, differentials, the imaginary unit
@@ -195,7 +203,9 @@ def replace_letter(s: str, old: str, new: str) -> str:
 
 # --- numbers -------------------------------------------------------------------------------
 
-_NUM = re.compile(r"^(?P<m>[-+]?\d+(?:\.\d+)?)(?:\s*(?:\\times|\\cdot)\s*10\s*\^\s*\{?\s*(?P<e>[-+]?\d+)\s*\}?)?$")
+_NUM = re.compile(
+    r"^(?P<m>[-+]?\d+(?:\.\d+)?)(?:\s*(?:\\times|\\cdot)\s*10\s*\^\s*\{?\s*(?P<e>[-+]?\d+)\s*\}?)?$"
+)
 
 
 def parse_plain_number(s: str) -> tuple[float, int] | None:
@@ -226,12 +236,22 @@ def plain(value: float, digits: int) -> str:
 
 FRESH_NAMES = (r"\xi", r"\zeta", r"\chi", "Q")
 FACTORS = ("2", r"\frac{1}{2}", r"\pi", "3", r"\frac{4}{3}")
-FUNCTION_SWAPS = {r"\sin": r"\cos", r"\cos": r"\sin", r"\tan": r"\cot", r"\cot": r"\tan",
-                  r"\sinh": r"\cosh", r"\cosh": r"\sinh", r"\tanh": r"\coth", r"\exp": r"\ln",
-                  r"\ln": r"\exp"}
+FUNCTION_SWAPS = {
+    r"\sin": r"\cos",
+    r"\cos": r"\sin",
+    r"\tan": r"\cot",
+    r"\cot": r"\tan",
+    r"\sinh": r"\cosh",
+    r"\cosh": r"\sinh",
+    r"\tanh": r"\coth",
+    r"\exp": r"\ln",
+    r"\ln": r"\exp",
+}
 
 
-def _numeric_cases(body: str, lhs: str | None, value: float, digits: int) -> Iterator[tuple[str, bool, str]]:
+def _numeric_cases(
+    body: str, lhs: str | None, value: float, digits: int
+) -> Iterator[tuple[str, bool, str]]:
     pre = f"{lhs} = " if lhs else ""
     yield "num_scientific", True, pre + sci(value, digits)
     yield "num_e_notation", True, pre + enote(value, digits)
@@ -274,21 +294,37 @@ def _expression_cases(body: str) -> Iterator[tuple[str, bool, str]]:
         start, end, num, den = frac
         derivative = re.match(r"\s*(?:d|\\partial)", num) and re.match(r"\s*(?:d|\\partial)", den)
         if not derivative:  # dp/dz is a derivative, not a quotient of d p and d z
-            yield "sym_fraction_as_slash", True, body[:start] + rf"\left(\left({num}\right)/\left({den}\right)\right)" + body[end:]
+            yield (
+                "sym_fraction_as_slash",
+                True,
+                body[:start] + rf"\left(\left({num}\right)/\left({den}\right)\right)" + body[end:],
+            )
         if re.sub(r"\s", "", num) != re.sub(r"\s", "", den):
-            yield "wrong_fraction_inverted", False, body[:start] + rf"\frac{{{den}}}{{{num}}}" + body[end:]
-        if re.fullmatch(r"\s*\d+\s*", num) and re.fullmatch(r"\s*[1-9]\d*\s*", den) and int(num) % int(den):
+            yield (
+                "wrong_fraction_inverted",
+                False,
+                body[:start] + rf"\frac{{{den}}}{{{num}}}" + body[end:],
+            )
+        if (
+            re.fullmatch(r"\s*\d+\s*", num)
+            and re.fullmatch(r"\s*[1-9]\d*\s*", den)
+            and int(num) % int(den)
+        ):
             decimal = f"{int(num) / int(den):.5g}"
             yield "sym_decimal_coefficient", True, body[:start] + decimal + " " + body[end:]
     root = first_sqrt(body)
     if root:
         start, end, inner = root
-        yield "sym_root_as_power", True, body[:start] + rf"\left({inner}\right)^{{1/2}}" + body[end:]
+        yield (
+            "sym_root_as_power",
+            True,
+            body[:start] + rf"\left({inner}\right)^{{1/2}}" + body[end:],
+        )
         yield "wrong_function", False, body[:start] + rf"\sqrt[3]{{{inner}}}" + body[end:]
     for fn, other in FUNCTION_SWAPS.items():
         m = re.search(re.escape(fn) + r"(?![A-Za-z])", body)
         if m:
-            yield "wrong_function", False, body[:m.start()] + other + body[m.end():]
+            yield "wrong_function", False, body[: m.start()] + other + body[m.end() :]
             break
     if re.search(r"\\pi(?![A-Za-z])", body):
         yield "sym_pi_as_decimal", True, re.sub(r"\\pi(?![A-Za-z])", r" 3.14159 ", body)
@@ -299,12 +335,16 @@ def _expression_cases(body: str) -> Iterator[tuple[str, bool, str]]:
     if power:
         n = int(power.group(1) or power.group(2))
         changed = n + 1 if n + 1 != 0 else n + 2
-        yield "wrong_power", False, body[:power.start()] + f"^{{{changed}}}" + body[power.end():]
+        yield "wrong_power", False, body[: power.start()] + f"^{{{changed}}}" + body[power.end() :]
     else:
         yield "wrong_power", False, rf"\left({body}\right)^{{2}}"
     zero = re.fullmatch(r"\s*[-+]?0*\.?0*\s*", body) is not None
     for k, factor in enumerate(FACTORS[:2] if not zero else ()):  # 2 x 0 is still 0
-        yield "wrong_factor", False, f"{factor} \\left({body}\\right)" if k == 0 else rf"\frac{{{body}}}{{2}}"
+        yield (
+            "wrong_factor",
+            False,
+            f"{factor} \\left({body}\\right)" if k == 0 else rf"\frac{{{body}}}{{2}}",
+        )
     letters = variable_letters(body)
     if letters:
         old = letters[0]
@@ -334,7 +374,9 @@ def _respell(name: str) -> str | None:
 def _other_name(name: str) -> str:
     """A different quantity's name: another subscript, or a subscript added."""
     if re.search(r"_\{?[0-9]\}?", name):
-        return re.sub(r"_\{?([0-9])\}?", lambda m: "_{" + str((int(m.group(1)) + 1) % 10) + "}", name, count=1)
+        return re.sub(
+            r"_\{?([0-9])\}?", lambda m: "_{" + str((int(m.group(1)) + 1) % 10) + "}", name, count=1
+        )
     return name.strip() + "_{2}"
 
 
@@ -349,7 +391,12 @@ def _not_algebra(body: str) -> bool:
 
 def cases_for(reference: str, unit: str | None, source: str) -> Iterator[Case]:
     text = strip_math(reference)
-    if not text or _UNSUPPORTED.search(text) or "$" in text or re.search(r"\b(?:for|if|when|where)\b", text):
+    if (
+        not text
+        or _UNSUPPORTED.search(text)
+        or "$" in text
+        or re.search(r"\b(?:for|if|when|where)\b", text)
+    ):
         return
     if re.search(r"[^\x00-\x7f°]", text):
         return  # prose answers (some references are sentences in Chinese): the judge's domain
@@ -358,19 +405,31 @@ def cases_for(reference: str, unit: str | None, source: str) -> Iterator[Case]:
     choice = _CHOICE.match(text)
     if choice:
         letter = choice.group(1)
-        made += [("choice_rewritten", True, f"({letter})"), ("choice_rewritten", True, rf"\text{{{letter}}}"),
-                 ("choice_other", False, "ABCDEFGHIJ"[("ABCDEFGHIJ".index(letter) + 1) % 10]),
-                 ("choice_other", False, f"({'ABCDEFGHIJ'[('ABCDEFGHIJ'.index(letter) + 3) % 10]})")]
+        made += [
+            ("choice_rewritten", True, f"({letter})"),
+            ("choice_rewritten", True, rf"\text{{{letter}}}"),
+            ("choice_other", False, "ABCDEFGHIJ"[("ABCDEFGHIJ".index(letter) + 1) % 10]),
+            ("choice_other", False, f"({'ABCDEFGHIJ'[('ABCDEFGHIJ'.index(letter) + 3) % 10]})"),
+        ]
     elif _INEQ.search(text):
         parts = _INEQ.split(text)
         ops = _INEQ.findall(text)
         if len(ops) == 1 and all(p.strip() for p in parts):
             lhs, rhs, op = parts[0].strip(), parts[1].strip(), ops[0]
-            flip = {"<": ">", ">": "<", r"\leq": r"\geq", r"\geq": r"\leq", r"\le": r"\ge", r"\ge": r"\le"}[op]
-            made += [("ineq_sides_swapped", True, f"{rhs} {flip} {lhs}"),
-                     ("ineq_scaled", True, rf"2\left({lhs}\right) {op} 2\left({rhs}\right)"),
-                     ("ineq_turned_round", False, f"{lhs} {flip} {rhs}"),
-                     ("ineq_factor", False, rf"{lhs} {op} 2\left({rhs}\right)")]
+            flip = {
+                "<": ">",
+                ">": "<",
+                r"\leq": r"\geq",
+                r"\geq": r"\leq",
+                r"\le": r"\ge",
+                r"\ge": r"\le",
+            }[op]
+            made += [
+                ("ineq_sides_swapped", True, f"{rhs} {flip} {lhs}"),
+                ("ineq_scaled", True, rf"2\left({lhs}\right) {op} 2\left({rhs}\right)"),
+                ("ineq_turned_round", False, f"{lhs} {flip} {rhs}"),
+                ("ineq_factor", False, rf"{lhs} {op} 2\left({rhs}\right)"),
+            ]
     elif re.fullmatch(r"\[\s*[^,\[\]]+,\s*[^,\[\]]+\]", text):
         lo_s, hi_s = text[1:-1].split(",")
         lo, hi = parse_plain_number(lo_s.strip()), parse_plain_number(hi_s.strip())
@@ -388,8 +447,16 @@ def cases_for(reference: str, unit: str | None, source: str) -> Iterator[Case]:
             made += list(_numeric_cases(body, lhs, *number))
         elif (lhs is None or named) and not _not_algebra(body):
             made += list(_expression_cases(body))
-            made = [(k, c, f"{lhs} = {g}" if lhs and k.startswith(("sym_", "wrong_")) and k != "lhs_removed" else g)
-                    for k, c, g in made]
+            made = [
+                (
+                    k,
+                    c,
+                    f"{lhs} = {g}"
+                    if lhs and k.startswith(("sym_", "wrong_")) and k != "lhs_removed"
+                    else g,
+                )
+                for k, c, g in made
+            ]
             if lhs:
                 made.append(("lhs_removed", True, body))
             else:
@@ -397,9 +464,11 @@ def cases_for(reference: str, unit: str | None, source: str) -> Iterator[Case]:
                 made.append(("lhs_added", True, f"{fresh} = {body}"))
                 made.append(("wrong_lhs_power", False, f"{fresh}^{{2}} = {body}"))
         if lhs is not None:  # equations (named or not)
-            made += [("eq_sides_swapped", True, f"{body} = {lhs}"),
-                     ("eq_scaled", True, rf"2\left({lhs}\right) = 2\left({body}\right)"),
-                     ("eq_moved", True, rf"{lhs} - \left({body}\right) = 0")]
+            made += [
+                ("eq_sides_swapped", True, f"{body} = {lhs}"),
+                ("eq_scaled", True, rf"2\left({lhs}\right) = 2\left({body}\right)"),
+                ("eq_moved", True, rf"{lhs} - \left({body}\right) = 0"),
+            ]
             if not re.fullmatch(r"\s*[-+]?0*\.?0*\s*", body):  # 2 x 0 is still 0
                 made.append(("eq_wrong_factor", False, rf"{lhs} = 2\left({body}\right)"))
             if named:

@@ -58,15 +58,24 @@ def test_the_key_never_appears_in_any_output(celery_worker, fake_llm, hipho_exam
     monkeypatch.setenv(KEY_ENV, key)
     monkeypatch.setenv(PLAIN_ENV, key)
     fake_llm.rule = lambda request: error(
-        401, f"Incorrect API key provided: {key}. You can find your API key at https://example.test.",
-        code="invalid_api_key")
+        401,
+        f"Incorrect API key provided: {key}. You can find your API key at https://example.test.",
+        code="invalid_api_key",
+    )
     model = ModelEntry.objects.create(
-        slug="canary", display_name="Canary", litellm_model="openai/gpt-4o-mini",
-        api_base=fake_llm.base_url, api_key_env=KEY_ENV)
+        slug="canary",
+        display_name="Canary",
+        litellm_model="openai/gpt-4o-mini",
+        api_base=fake_llm.base_url,
+        api_key_env=KEY_ENV,
+    )
     worker = celery_worker(concurrency=2)
     job = services.job_submit(models=[model], benchmarks=[hipho_exam], samples=1)
-    wait_for(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, timeout=120,
-             what="the job to end")
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        timeout=120,
+        what="the job to end",
+    )
     job.refresh_from_db()
     assert job.failed_items == job.total_items == 7
     # the key really was used, and the provider really echoed it
@@ -79,24 +88,50 @@ def test_the_key_never_appears_in_any_output(celery_worker, fake_llm, hipho_exam
     dump = io.StringIO()
     call_command("dumpdata", stdout=dump)
     outputs["database dump"] = dump.getvalue()
-    outputs["call log"] = " ".join(f"{c.error_message} {c.reply} {c.messages}" for c in LLMCall.objects.all())
+    outputs["call log"] = " ".join(
+        f"{c.error_message} {c.reply} {c.messages}" for c in LLMCall.objects.all()
+    )
 
     run = job.runs.get()
     items = list(ItemResult.objects.filter(run__job=job))
     call = LLMCall.objects.filter(run=run).first()
-    public = ["/", "/jobs/", f"/jobs/{job.pk}/", f"/jobs/{job.pk}/progress.json", f"/runs/{run.pk}/",
-              f"/models/{model.slug}/", f"/benchmarks/{hipho_exam.pk}/", "/hipho/"]
+    public = [
+        "/",
+        "/jobs/",
+        f"/jobs/{job.pk}/",
+        f"/jobs/{job.pk}/progress.json",
+        f"/runs/{run.pk}/",
+        f"/models/{model.slug}/",
+        f"/benchmarks/{hipho_exam.pk}/",
+        "/hipho/",
+    ]
     for it in items:
         public.append(f"/items/{it.pk}/")
         public += [f"/items/{it.pk}/text/{i}/" for i in range(len(it.transcript))]
-    api = ["/api/jobs", f"/api/jobs/{job.pk}", f"/api/runs/{run.pk}", f"/api/runs/{run.pk}/items",
-           "/api/models", f"/api/models/{model.slug}", "/api/leaderboard"]
+    api = [
+        "/api/jobs",
+        f"/api/jobs/{job.pk}",
+        f"/api/runs/{run.pk}",
+        f"/api/runs/{run.pk}/items",
+        "/api/models",
+        f"/api/models/{model.slug}",
+        "/api/leaderboard",
+    ]
     api += [f"/api/items/{it.pk}" for it in items]
-    admin = ["/admin/", "/admin/jobs/job/", f"/admin/jobs/job/{job.pk}/change/", "/admin/jobs/run/",
-             f"/admin/jobs/run/{run.pk}/change/", "/admin/jobs/itemresult/",
-             f"/admin/jobs/itemresult/{items[0].pk}/change/", "/admin/jobs/llmcall/",
-             f"/admin/jobs/llmcall/{call.pk}/change/", "/admin/catalog/modelentry/",
-             f"/admin/catalog/modelentry/{model.pk}/change/", "/admin/catalog/modelentry/add/"]
+    admin = [
+        "/admin/",
+        "/admin/jobs/job/",
+        f"/admin/jobs/job/{job.pk}/change/",
+        "/admin/jobs/run/",
+        f"/admin/jobs/run/{run.pk}/change/",
+        "/admin/jobs/itemresult/",
+        f"/admin/jobs/itemresult/{items[0].pk}/change/",
+        "/admin/jobs/llmcall/",
+        f"/admin/jobs/llmcall/{call.pk}/change/",
+        "/admin/catalog/modelentry/",
+        f"/admin/catalog/modelentry/{model.pk}/change/",
+        "/admin/catalog/modelentry/add/",
+    ]
     anonymous = Client()
     outputs["public pages and downloads"] = "\n".join(_pages(anonymous, public))
     outputs["api"] = "\n".join(_pages(anonymous, api))
@@ -110,7 +145,9 @@ def test_the_key_never_appears_in_any_output(celery_worker, fake_llm, hipho_exam
     import os
 
     request = RequestFactory().get(f"/jobs/{job.pk}/", **{k: v for k, v in os.environ.items()})
-    outputs["exception report (text)"], outputs["exception report (html)"] = _report(request, item.error)
+    outputs["exception report (text)"], outputs["exception report (html)"] = _report(
+        request, item.error
+    )
 
     leaked = [where for where, text in outputs.items() if key in text]
     assert not leaked, f"the API key appears in: {leaked}"

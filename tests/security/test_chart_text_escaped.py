@@ -19,7 +19,9 @@ PAYLOAD = '<a href="https://evil.example/steal">click</a>'
 
 
 def _chart_strings(html: str) -> str:
-    blocks = re.findall(r'<script id="[^"]+-data" type="application/json">(.*?)</script>', html, re.S)
+    blocks = re.findall(
+        r'<script id="[^"]+-data" type="application/json">(.*?)</script>', html, re.S
+    )
     assert blocks, "no chart on the page"
     return json.dumps([json.loads(b) for b in blocks])
 
@@ -36,8 +38,15 @@ def test_a_display_name_with_a_link_is_inert_in_the_hipho_chart():
 
 
 def test_our_own_line_breaks_survive_and_everything_else_is_escaped():
-    fig = go.Figure(go.Heatmap(z=[[1]], x=[PAYLOAD], y=["<b onclick=x>y</b>"],
-                               text=[["1.0<br>± 0.1"]], hovertemplate="%{y}<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=[[1]],
+            x=[PAYLOAD],
+            y=["<b onclick=x>y</b>"],
+            text=[["1.0<br>± 0.1"]],
+            hovertemplate="%{y}<extra></extra>",
+        )
+    )
     data = json.dumps(chart(fig, "t")["data"])
     assert "<a " not in data and "<b onclick" not in data
     assert "1.0<br>\\u00b1 0.1" in data or "1.0<br>± 0.1" in data

@@ -21,8 +21,12 @@ def test_passwords_inside_url_settings_are_hidden(settings):
     box = _Secrets()
     settings.DATABASE_URL = f"postgres://podium:{box.values[0]}@db.internal:5432/podium"
     settings.CELERY_BROKER_URL = f"redis://:{box.values[1]}@redis.internal:6379/0"
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                   "LOCATION": [f"rediss://c:{box.values[2]}@cache.internal:6380/1"]}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": [f"rediss://c:{box.values[2]}@cache.internal:6380/1"],
+        }
+    }
     try:
         raise RuntimeError("boom")
     except RuntimeError:

@@ -23,16 +23,35 @@ FORMULA = "=cmd|' /C calc'!A0"
 
 
 def test_hostile_model_output_is_escaped_in_pages_admin_and_downloads(hipho_exam):
-    model = ModelEntry.objects.create(slug="evil", display_name=FORMULA, litellm_model="openai/gpt-4o-mini",
-                                      notes=EVIL, organisation=EVIL)
+    model = ModelEntry.objects.create(
+        slug="evil",
+        display_name=FORMULA,
+        litellm_model="openai/gpt-4o-mini",
+        notes=EVIL,
+        organisation=EVIL,
+    )
     job = services.job_submit(models=[model], benchmarks=[hipho_exam], samples=1)
     item = ItemResult.objects.filter(run__job=job).first()
     token = services.item_claim(item_id=item.pk)
-    services.item_finish(item_id=item.pk, token=token, outcome=ItemOutcome(
-        score=0.0, scores={"A": 0.0, "note": EVIL}, details={"reply": EVIL, "answers": []},
-        transcript=[{"role": "prompt", "text": "q"}, {"role": "reply", "text": EVIL + FORMULA}]))
-    LLMCall.objects.create(run=item.run, item=item, request_hash="h" * 64, model="openai/gpt-4o-mini",
-                           messages=[{"role": "user", "content": EVIL}], reply=EVIL, error_message=EVIL)
+    services.item_finish(
+        item_id=item.pk,
+        token=token,
+        outcome=ItemOutcome(
+            score=0.0,
+            scores={"A": 0.0, "note": EVIL},
+            details={"reply": EVIL, "answers": []},
+            transcript=[{"role": "prompt", "text": "q"}, {"role": "reply", "text": EVIL + FORMULA}],
+        ),
+    )
+    LLMCall.objects.create(
+        run=item.run,
+        item=item,
+        request_hash="h" * 64,
+        model="openai/gpt-4o-mini",
+        messages=[{"role": "user", "content": EVIL}],
+        reply=EVIL,
+        error_message=EVIL,
+    )
     call = LLMCall.objects.get(item=item)
     staff = Client()
     staff.force_login(get_user_model().objects.create_superuser("root", "r@example.test", "pw"))
@@ -57,9 +76,13 @@ def test_hostile_model_output_is_escaped_in_pages_admin_and_downloads(hipho_exam
             assert response["X-Content-Type-Options"] == "nosniff"
             assert "sandbox" in response["Content-Security-Policy"]
             continue
-        assert "<script>alert(" not in html and "<img src=x" not in html, f"unescaped markup on {name}"
+        assert "<script>alert(" not in html and "<img src=x" not in html, (
+            f"unescaped markup on {name}"
+        )
         if "text/html" in response["Content-Type"] and name in ("item", "admin item", "admin call"):
-            assert "&lt;script&gt;" in html or "&lt;script" in html, f"the reply is not shown on {name}"
+            assert "&lt;script&gt;" in html or "&lt;script" in html, (
+                f"the reply is not shown on {name}"
+            )
     # every CSV download of the public pages defuses formula cells
     for path in [f"/runs/{item.run_id}/", f"/jobs/{job.pk}/", "/", f"/models/{model.slug}/"]:
         html = Client().get(path).content.decode()
@@ -67,4 +90,7 @@ def test_hostile_model_output_is_escaped_in_pages_admin_and_downloads(hipho_exam
             response = Client().get(f"{path}?{query.replace('&amp;', '&')}")
             for row in csv.reader(io.StringIO(response.content.decode())):
                 for cell in row:
-                    assert not cell.startswith(("=", "+", "@")) or cell.startswith("'"), (path, cell)
+                    assert not cell.startswith(("=", "+", "@")) or cell.startswith("'"), (
+                        path,
+                        cell,
+                    )

@@ -48,8 +48,12 @@ def test_a_provider_body_is_staff_only(fake_llm, fake_model, demo_exam, monkeypa
     item.refresh_from_db()
     assert SECRET in item.error  # stored for staff, as the provider said it
 
-    paths = [f"/runs/{item.run_id}/", f"/items/{item.pk}/", f"/api/runs/{item.run_id}/items",
-             f"/api/items/{item.pk}"]
+    paths = [
+        f"/runs/{item.run_id}/",
+        f"/items/{item.pk}/",
+        f"/api/runs/{item.run_id}/items",
+        f"/api/items/{item.pk}",
+    ]
     public = _texts(Client(), paths)
     assert SECRET not in public
     assert "provider returned 403" in public

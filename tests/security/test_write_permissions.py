@@ -29,13 +29,19 @@ def job(catalog, demo_exam, monkeypatch):
 @pytest.fixture
 def viewer(db):
     user = get_user_model().objects.create_user("viewer", password="pw", is_staff=True)
-    user.user_permissions.add(Permission.objects.get(content_type__app_label="jobs", codename="view_job"))
+    user.user_permissions.add(
+        Permission.objects.get(content_type__app_label="jobs", codename="view_job")
+    )
     return user
 
 
 def _api(token: str, path: str, body: dict | None = None):
-    return Client().post(path, json.dumps(body or {}), content_type="application/json",
-                         HTTP_AUTHORIZATION=f"Bearer {token}")
+    return Client().post(
+        path,
+        json.dumps(body or {}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
 
 
 def test_a_viewer_cannot_change_jobs_anywhere(job, viewer):

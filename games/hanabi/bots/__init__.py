@@ -42,7 +42,9 @@ def make_bot(name: str, *, seed: int, seat: int, stream: str = "") -> Bot:
     try:
         cls = BOT_CLASSES[name]
     except KeyError:
-        raise UnknownBotError(f"unknown Hanabi bot {name!r}; known: {sorted(BOT_CLASSES)}") from None
+        raise UnknownBotError(
+            f"unknown Hanabi bot {name!r}; known: {sorted(BOT_CLASSES)}"
+        ) from None
     return cls(random.Random(f"podium-hanabi-bot/{name}/{seed}/{seat}/{stream}"))
 
 

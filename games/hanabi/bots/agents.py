@@ -72,8 +72,14 @@ class IGGI(RuleBot):
     """``IGGIFactory.buildIGGIPlayer`` ("iggi")."""
 
     name = "iggi"
-    rules = (r.PLAY_IF_CERTAIN, r.PLAY_SAFE_CARD, r.TELL_ANYONE_ABOUT_USEFUL_CARD,
-             r.OSAWA_DISCARD, r.DISCARD_OLDEST_FIRST, r.TELL_RANDOMLY)
+    rules = (
+        r.PLAY_IF_CERTAIN,
+        r.PLAY_SAFE_CARD,
+        r.TELL_ANYONE_ABOUT_USEFUL_CARD,
+        r.OSAWA_DISCARD,
+        r.DISCARD_OLDEST_FIRST,
+        r.TELL_RANDOMLY,
+    )
 
 
 class Piers(RuleBot):
@@ -83,8 +89,11 @@ class Piers(RuleBot):
     rules = (
         HAIL_MARY,
         r.PLAY_SAFE_CARD,
-        r.if_rule("play probably safe card (0.6) with a life to spare", _lives_above_one,
-                  r.play_probably_safe(0.6)),
+        r.if_rule(
+            "play probably safe card (0.6) with a life to spare",
+            _lives_above_one,
+            r.play_probably_safe(0.6),
+        ),
         r.TELL_ANYONE_ABOUT_USEFUL_CARD,
         r.if_rule("tell dispensable (info < 4)", lambda v: v.info < 4, r.TELL_DISPENSABLE),
         r.OSAWA_DISCARD,
@@ -102,8 +111,12 @@ class VanDenBergh(RuleBot):
 
     name = "vandenbergh"
     rules = (
-        r.if_rule("play probably safe card (0.6), else play safe card", _lives_above_one,
-                  r.play_probably_safe(0.6), r.PLAY_SAFE_CARD),
+        r.if_rule(
+            "play probably safe card (0.6), else play safe card",
+            _lives_above_one,
+            r.play_probably_safe(0.6),
+            r.PLAY_SAFE_CARD,
+        ),
         r.discard_probably_useless(1.0),
         r.TELL_ANYONE_ABOUT_USEFUL_CARD,
         r.TELL_MOST_INFORMATION,
@@ -115,24 +128,40 @@ class Outer(RuleBot):
     """``OsawaFactory.buildOuterState`` ("outer")."""
 
     name = "outer"
-    rules = (r.PLAY_SAFE_CARD, r.OSAWA_DISCARD, r.TELL_PLAYABLE_CARD_OUTER, r.TELL_UNKNOWN,
-             r.DISCARD_RANDOMLY)
+    rules = (
+        r.PLAY_SAFE_CARD,
+        r.OSAWA_DISCARD,
+        r.TELL_PLAYABLE_CARD_OUTER,
+        r.TELL_UNKNOWN,
+        r.DISCARD_RANDOMLY,
+    )
 
 
 class Internal(RuleBot):
     """``OsawaFactory.buildInternalState`` ("internal")."""
 
     name = "internal"
-    rules = (r.PLAY_SAFE_CARD, r.OSAWA_DISCARD, r.TELL_PLAYABLE_CARD, r.TELL_RANDOMLY,
-             r.DISCARD_RANDOMLY)
+    rules = (
+        r.PLAY_SAFE_CARD,
+        r.OSAWA_DISCARD,
+        r.TELL_PLAYABLE_CARD,
+        r.TELL_RANDOMLY,
+        r.DISCARD_RANDOMLY,
+    )
 
 
 class Flawed(RuleBot):
     """``IGGIFactory.buildFlawedPlayer`` ("flawed")."""
 
     name = "flawed"
-    rules = (r.PLAY_SAFE_CARD, r.play_probably_safe(0.25), r.TELL_RANDOMLY, r.OSAWA_DISCARD,
-             r.DISCARD_OLDEST_FIRST, r.DISCARD_RANDOMLY)
+    rules = (
+        r.PLAY_SAFE_CARD,
+        r.play_probably_safe(0.25),
+        r.TELL_RANDOMLY,
+        r.OSAWA_DISCARD,
+        r.DISCARD_OLDEST_FIRST,
+        r.DISCARD_RANDOMLY,
+    )
 
 
 class LegalRandom(Bot):

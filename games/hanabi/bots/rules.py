@@ -42,9 +42,11 @@ class Rule:
         return move if move is not None and move in view.legal_set else None
 
 
-def if_rule(name: str, predicate: Callable[[BotView], bool], success: Rule,
-            failure: Rule | None = None) -> Rule:
+def if_rule(
+    name: str, predicate: Callable[[BotView], bool], success: Rule, failure: Rule | None = None
+) -> Rule:
     """``wrapper.IfRule``: ``success`` when the predicate holds, else ``failure`` (if any)."""
+
     def fire(view: BotView) -> str | None:
         if predicate(view):
             return success(view)
@@ -54,6 +56,7 @@ def if_rule(name: str, predicate: Callable[[BotView], bool], success: Rule,
 
 
 # ----- tell helpers (AbstractTellRule) ----------------------------------------------------------
+
 
 def _tell_missing_value_first(view: BotView, seat: int, slot: int) -> str | None:
     """``tellMissingPrioritiseValue``: the rank if unknown, else the colour if unknown."""
@@ -83,6 +86,7 @@ def _cards(view: BotView, seat: int) -> list[tuple[int, int]]:
 
 
 # ----- plays -------------------------------------------------------------------------------------
+
 
 def _play_if_certain(view: BotView) -> str | None:
     """``simple.PlayIfCertain``: colour and value both known and playable; first slot."""
@@ -125,6 +129,7 @@ def _best_slot(view: BotView, threshold: float, good: Callable[[int], bool]) -> 
 def play_probably_safe(threshold: float) -> Rule:
     """``random.PlayProbablySafeCard(threshold)``. With threshold 0.0 it always plays some
     card (probability 0 qualifies): Piers's and IGGI2's "hail mary"."""
+
     def fire(view: BotView) -> str | None:
         slot = _best_slot(view, threshold, view.playable)
         return None if slot is None else view.play(slot)
@@ -133,6 +138,7 @@ def play_probably_safe(threshold: float) -> Rule:
 
 
 # ----- discards ----------------------------------------------------------------------------------
+
 
 def _discard_safe_card(view: BotView) -> str | None:
     """``DiscardSafeCard``: the first slot whose KNOWN colour/value (hints, no counting)
@@ -180,6 +186,7 @@ def _discard_randomly(view: BotView) -> str | None:
 def discard_probably_useless(threshold: float) -> Rule:
     """``random.DiscardProbablyUselessCard(threshold)``: useless means
     ``HandUtils.isSafeToDiscard`` of the candidate card."""
+
     def fire(view: BotView) -> str | None:
         slot = _best_slot(view, threshold, view.card_safe_to_discard)
         return None if slot is None else view.discard(slot)
@@ -188,6 +195,7 @@ def discard_probably_useless(threshold: float) -> Rule:
 
 
 # ----- hints -------------------------------------------------------------------------------------
+
 
 def _tell_anyone_about_useful_card(view: BotView) -> str | None:
     """``TellAnyoneAboutUsefulCard``: any other player (next first), first playable card
@@ -215,7 +223,11 @@ def _tell_playable_card(view: BotView) -> str | None:
     seat = view.next_player()
     for _, card in _cards(view, seat):
         if view.playable(card):
-            return view.tell_rank(seat, card) if view.rng.random() < 0.5 else view.tell_colour(seat, card)
+            return (
+                view.tell_rank(seat, card)
+                if view.rng.random() < 0.5
+                else view.tell_colour(seat, card)
+            )
     return None
 
 
@@ -256,7 +268,9 @@ def _tell_dispensable(view: BotView) -> str | None:
             if k_rank is None and rank <= low:
                 return view.tell_rank(seat, card)
             if (k_colour is None) != (k_rank is None) and view.table(colour) >= rank:
-                return view.tell_colour(seat, card) if k_colour is None else view.tell_rank(seat, card)
+                return (
+                    view.tell_colour(seat, card) if k_colour is None else view.tell_rank(seat, card)
+                )
     return None
 
 
@@ -268,14 +282,23 @@ def _tell_most_information(view: BotView) -> str | None:
     for seat in view.others_by_seat():
         hand = [(c, view.knowledge(seat, s)) for s, c in _cards(view, seat)]
         for rank in range(1, NUM_RANKS + 1):
-            n = sum(1 for c, k in hand if k is not None and known_rank(k) is None
-                    and c % NUM_RANKS + 1 == rank)
+            n = sum(
+                1
+                for c, k in hand
+                if k is not None and known_rank(k) is None and c % NUM_RANKS + 1 == rank
+            )
             if n > best_count:
-                best, best_count = f"(Reveal player +{(seat - view.me) % view.players} rank {rank})", n
+                best, best_count = (
+                    f"(Reveal player +{(seat - view.me) % view.players} rank {rank})",
+                    n,
+                )
         # the original's colour enum order differs only in naming; HLE's order is used
         for colour in range(len(COLOURS)):
-            n = sum(1 for c, k in hand if k is not None and known_colour(k) is None
-                    and c // NUM_RANKS == colour)
+            n = sum(
+                1
+                for c, k in hand
+                if k is not None and known_colour(k) is None and c // NUM_RANKS == colour
+            )
             if n > best_count:
                 best = f"(Reveal player +{(seat - view.me) % view.players} color {COLOURS[colour]})"
                 best_count = n
@@ -287,7 +310,9 @@ PLAY_SAFE_CARD = Rule("play safe card", _play_safe_card, "play")
 OSAWA_DISCARD = Rule("osawa discard", _osawa_discard, "discard")
 DISCARD_OLDEST_FIRST = Rule("discard oldest first", _discard_oldest_first, "discard")
 DISCARD_RANDOMLY = Rule("discard randomly", _discard_randomly, "discard")
-TELL_ANYONE_ABOUT_USEFUL_CARD = Rule("tell anyone about useful card", _tell_anyone_about_useful_card, "tell")
+TELL_ANYONE_ABOUT_USEFUL_CARD = Rule(
+    "tell anyone about useful card", _tell_anyone_about_useful_card, "tell"
+)
 TELL_PLAYABLE_CARD_OUTER = Rule("tell playable card outer", _tell_playable_card_outer, "tell")
 TELL_PLAYABLE_CARD = Rule("tell playable card", _tell_playable_card, "tell")
 TELL_UNKNOWN = Rule("tell unknown", _tell_unknown, "tell")

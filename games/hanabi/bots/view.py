@@ -102,9 +102,11 @@ class BotView:
         slot is empty): ``DeckUtils.bindBlindCard``."""
         if slot not in self._possible:
             know = self.knowledge(self.me, slot)
-            self._possible[slot] = {} if know is None else {
-                c: n for c, n in enumerate(self.unseen) if n > 0 and know.may_be(c)
-            }
+            self._possible[slot] = (
+                {}
+                if know is None
+                else {c: n for c, n in enumerate(self.unseen) if n > 0 and know.may_be(c)}
+            )
         return self._possible[slot]
 
     # ----- HandUtils ------------------------------------------------------------------------
@@ -142,7 +144,9 @@ class BotView:
         return f"(Discard {self.game.slots[self.me][slot]})"
 
     def tell_colour(self, seat: int, card: int) -> str:
-        return f"(Reveal player +{(seat - self.me) % self.players} color {COLOURS[card // NUM_RANKS]})"
+        return (
+            f"(Reveal player +{(seat - self.me) % self.players} color {COLOURS[card // NUM_RANKS]})"
+        )
 
     def tell_rank(self, seat: int, card: int) -> str:
         return f"(Reveal player +{(seat - self.me) % self.players} rank {card % NUM_RANKS + 1})"

@@ -8,8 +8,13 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def render_table(context, table):
-    return table_html(table, query=context.get("query", ""), sort_query=context.get("sort_query", ""),
-                      sort=context.get("sort", ""), direction=context.get("dir", ""))
+    return table_html(
+        table,
+        query=context.get("query", ""),
+        sort_query=context.get("sort_query", ""),
+        sort=context.get("sort", ""),
+        direction=context.get("dir", ""),
+    )
 
 
 @register.filter
@@ -19,7 +24,9 @@ def when(moment):
     if not moment:
         return "—"
     iso = moment.isoformat(timespec="seconds")
-    return format_html('<time datetime="{}" title="{}">{}</time>', iso, iso, moment.strftime("%Y-%m-%d %H:%M UTC"))
+    return format_html(
+        '<time datetime="{}" title="{}">{}</time>', iso, iso, moment.strftime("%Y-%m-%d %H:%M UTC")
+    )
 
 
 @register.simple_tag

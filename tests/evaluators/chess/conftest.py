@@ -18,5 +18,8 @@ def _stockfish(monkeypatch):
     # the in-process analysis cache, so these tests never depend on what Redis holds
     monkeypatch.delenv("REDIS_URL", raising=False)
     monkeypatch.delenv("PODIUM_CHESS_CACHE_URL", raising=False)
-    monkeypatch.setattr(evaluators_config, "_configured",
-                        dataclasses.replace(evaluators_config.current(), chess_cache_url=None))
+    monkeypatch.setattr(
+        evaluators_config,
+        "_configured",
+        dataclasses.replace(evaluators_config.current(), chess_cache_url=None),
+    )

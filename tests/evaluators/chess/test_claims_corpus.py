@@ -22,7 +22,9 @@ FAILURE_SHAPES = ("earlier_move", "later_sentence", "plan", "negation", "suffix"
 def score(entries):
     tp = fp = fn = 0
     for entry in entries:
-        got = [(c.kind, c.text.lower(), c.true) for c in extract_claims(entry[2], POSITIONS[entry[0]])]
+        got = [
+            (c.kind, c.text.lower(), c.true) for c in extract_claims(entry[2], POSITIONS[entry[0]])
+        ]
         for kind, text, true in labels(entry):
             match = next((g for g in got if g[:2] == (kind, text.lower())), None)
             if match is None:
@@ -44,7 +46,9 @@ def test_the_corpus_is_large_enough_and_covers_every_shape_both_ways():
         assert counts[(shape, True)] > 0 and counts[(shape, False)] > 0, shape
 
 
-@pytest.mark.parametrize("entries", [CORPUS, HELD_OUT, CORPUS + HELD_OUT], ids=["corpus", "held_out", "all"])
+@pytest.mark.parametrize(
+    "entries", [CORPUS, HELD_OUT, CORPUS + HELD_OUT], ids=["corpus", "held_out", "all"]
+)
 def test_the_checker_reaches_the_required_precision_and_recall(entries):
     tp, fp, fn = score(entries)
     precision, recall = tp / (tp + fp), tp / (tp + fn)
@@ -69,9 +73,17 @@ def test_lines_written_as_all_legal_really_are_legal():
         for _, san, _ in lab:
             try:
                 board.push(board.parse_san(san))
-            except chess.AmbiguousMoveError:  # "Nf3" with two knights able to go: legal, under-specified
-                board.push(next(m for m in board.legal_moves if chess.square_name(m.to_square) == san[-2:]
-                                and board.piece_type_at(m.from_square) == chess.KNIGHT))
+            except (
+                chess.AmbiguousMoveError
+            ):  # "Nf3" with two knights able to go: legal, under-specified
+                board.push(
+                    next(
+                        m
+                        for m in board.legal_moves
+                        if chess.square_name(m.to_square) == san[-2:]
+                        and board.piece_type_at(m.from_square) == chess.KNIGHT
+                    )
+                )
         checked += 1
     assert checked >= 25
 

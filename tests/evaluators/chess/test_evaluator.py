@@ -44,7 +44,9 @@ class FakeModel:
 
 
 def stored(item, outcome):
-    return StoredOutcome(item.key, item.sample_index, "done", outcome.score, outcome.scores, outcome.details)
+    return StoredOutcome(
+        item.key, item.sample_index, "done", outcome.score, outcome.scores, outcome.details
+    )
 
 
 def demo():
@@ -61,16 +63,25 @@ def test_defaults_validate_and_builtins_are_named():
         assert EVALUATOR.spec(c)["prompt_template_hash"]
 
 
-@pytest.mark.parametrize("config,message", [
-    ({"task": "chess960"}, "task: must be one of"),
-    ({"task": "best_move", "positions": "data/none.json"}, "positions: file not found"),
-    ({"task": "best_move", "rethinks": 9}, r"rethinks: must be an integer in \[0, 3\]"),
-    ({"task": "best_move", "engine": {"nodes": -1}}, "engine: search limit nodes must be positive"),
-    ({"task": "best_move", "colour": "red"}, r"unknown field\(s\) \['colour'\]"),
-    ({"task": "games", "opponents": [{"player": "deep-blue"}]}, r"opponents\[0\].player: unknown builtin"),
-    ({"task": "games"}, "opponents: a non-empty list"),
-    ({"task": "puzzles", "puzzles": {}}, "puzzles.csv: the path"),
-])
+@pytest.mark.parametrize(
+    "config,message",
+    [
+        ({"task": "chess960"}, "task: must be one of"),
+        ({"task": "best_move", "positions": "data/none.json"}, "positions: file not found"),
+        ({"task": "best_move", "rethinks": 9}, r"rethinks: must be an integer in \[0, 3\]"),
+        (
+            {"task": "best_move", "engine": {"nodes": -1}},
+            "engine: search limit nodes must be positive",
+        ),
+        ({"task": "best_move", "colour": "red"}, r"unknown field\(s\) \['colour'\]"),
+        (
+            {"task": "games", "opponents": [{"player": "deep-blue"}]},
+            r"opponents\[0\].player: unknown builtin",
+        ),
+        ({"task": "games"}, "opponents: a non-empty list"),
+        ({"task": "puzzles", "puzzles": {}}, "puzzles.csv: the path"),
+    ],
+)
 def test_bad_configs_name_the_field(config, message):
     with pytest.raises(ConfigError, match=message):
         EVALUATOR.validate_config(config)
@@ -78,8 +89,12 @@ def test_bad_configs_name_the_field(config, message):
 
 def test_a_bad_position_file_is_named(tmp_path):
     bad = tmp_path / "set.json"
-    bad.write_text('{"format": "podium-chess-positions/1", "positions": [{"id": "p1", "fen": "8/8/9 w"}]}')
-    with pytest.raises(ConfigError, match=r"set.json positions\[0\] \(position p1\): field fen is not a valid FEN"):
+    bad.write_text(
+        '{"format": "podium-chess-positions/1", "positions": [{"id": "p1", "fen": "8/8/9 w"}]}'
+    )
+    with pytest.raises(
+        ConfigError, match=r"set.json positions\[0\] \(position p1\): field fen is not a valid FEN"
+    ):
         EVALUATOR.validate_config({"task": "best_move", "positions": str(bad)})
 
 
@@ -89,7 +104,9 @@ def test_rethinks_legality_and_parse_failures_on_best_move():
     p0, p1 = ps.positions[0], ps.positions[1]
     b0 = chess.Board(p0.fen)
     best_san = b0.san(chess.Move.from_uci(p0.best_move))
-    some_piece = next(sq for sq in chess.SQUARES if b0.piece_at(sq) and b0.piece_at(sq).piece_type == chess.KNIGHT)
+    some_piece = next(
+        sq for sq in chess.SQUARES if b0.piece_at(sq) and b0.piece_at(sq).piece_type == chess.KNIGHT
+    )
     true_claim = f"the knight on {chess.square_name(some_piece)}"
     fake = FakeModel(
         f"Looking at {true_claim} and the queen on h9. Final answer: Ke9",  # unparseable target square
@@ -100,27 +117,48 @@ def test_rethinks_legality_and_parse_failures_on_best_move():
     out0 = EVALUATOR.evaluate(config=c, model=LLM, item=ItemKey(p0.id), ctx=ctx)
     [rec] = out0.details["moves"]
     assert out0.score == 100.0 and rec["move"] == p0.best_move
-    assert (rec["legal_first_try"], rec["legal_final"], rec["parse_failures"], rec["illegal_attempts"]) == \
-        (False, True, 1, 1)
+    assert (
+        rec["legal_first_try"],
+        rec["legal_final"],
+        rec["parse_failures"],
+        rec["illegal_attempts"],
+    ) == (False, True, 1, 1)
     assert rec["attempts"] == 3 and len(fake.calls) == 3
     # the rethink shows the error and keeps the conversation
-    assert "Kxh8" in fake.calls[2][-1]["content"] and "not a legal move" in fake.calls[2][-1]["content"]
+    assert (
+        "Kxh8" in fake.calls[2][-1]["content"]
+        and "not a legal move" in fake.calls[2][-1]["content"]
+    )
     assert fake.calls[2][-2]["role"] == "assistant"
     assert rec["analysis"]["move_class"] == "best" and rec["analysis"]["percentile"] is not None
     # claims: the knight (true, counted once), "bishop on a1" (false unless a bishop stands there)
-    bishop_a1 = b0.piece_at(chess.A1) is not None and b0.piece_at(chess.A1).piece_type == chess.BISHOP
+    bishop_a1 = (
+        b0.piece_at(chess.A1) is not None and b0.piece_at(chess.A1).piece_type == chess.BISHOP
+    )
     assert rec["claims_total"] == 2 and rec["claims_false"] == (0 if bishop_a1 else 1)
 
     fake2 = FakeModel("no idea", "Final answer: ???", "Final answer:", "I resign")
-    out1 = EVALUATOR.evaluate(config=c, model=LLM, item=ItemKey(p1.id), ctx=EvalContext(generate=fake2))
+    out1 = EVALUATOR.evaluate(
+        config=c, model=LLM, item=ItemKey(p1.id), ctx=EvalContext(generate=fake2)
+    )
     [rec1] = out1.details["moves"]
     assert out1.score == 0.0 and rec1["move"] is None and rec1["analysis"] is None
-    assert (rec1["legal_first_try"], rec1["legal_final"], rec1["parse_failures"], rec1["illegal_attempts"]) == \
-        (False, False, 4, 0)
+    assert (
+        rec1["legal_first_try"],
+        rec1["legal_final"],
+        rec1["parse_failures"],
+        rec1["illegal_attempts"],
+    ) == (False, False, 4, 0)
     assert len(fake2.calls) == 4  # one try and three rethinks
 
-    m = EVALUATOR.aggregate(config=c, outcomes=[stored(ItemKey(p0.id), out0), stored(ItemKey(p1.id), out1)])
-    assert m["task"] == "best_move" and m["score"] == 50.0 and m["score_se"] == pytest.approx(100 * (0.25 / 2) ** 0.5)
+    m = EVALUATOR.aggregate(
+        config=c, outcomes=[stored(ItemKey(p0.id), out0), stored(ItemKey(p1.id), out1)]
+    )
+    assert (
+        m["task"] == "best_move"
+        and m["score"] == 50.0
+        and m["score_se"] == pytest.approx(100 * (0.25 / 2) ** 0.5)
+    )
     assert m["legal_first_try"] == 0.0 and m["legal_final"] == 0.5
     assert m["parse_failures"] == 5 and m["illegal_attempts"] == 1
     # the move that never became legal is its own bucket, outside accuracy and ACPL, and the
@@ -139,7 +177,9 @@ def test_multiple_choice_and_a_non_candidate_answer():
     board = chess.Board(pos.fen)
     outside = next(m for m in board.legal_moves if m.uci() not in pos.mc_best.candidates)
     fake = FakeModel(f"Final answer: {board.san(outside)}", f"Final answer: {pos.mc_best.answer}")
-    out = EVALUATOR.evaluate(config=c, model=LLM, item=ItemKey(pos.id), ctx=EvalContext(generate=fake))
+    out = EVALUATOR.evaluate(
+        config=c, model=LLM, item=ItemKey(pos.id), ctx=EvalContext(generate=fake)
+    )
     [rec] = out.details["moves"]
     assert out.score == 100.0 and rec["illegal_attempts"] == 1 and rec["legal_final"]
     assert "not one of the candidates" in fake.calls[1][-1]["content"]
@@ -155,7 +195,9 @@ def test_legal_moves_scored_by_iou():
     truth = sorted(m.uci() for m in board.legal_moves if m.from_square == sq)
     half = truth[: max(1, len(truth) // 2)]
     fake = FakeModel("Final answer: " + ", ".join(half))
-    out = EVALUATOR.evaluate(config=c, model=LLM, item=ItemKey(pos.id), ctx=EvalContext(generate=fake))
+    out = EVALUATOR.evaluate(
+        config=c, model=LLM, item=ItemKey(pos.id), ctx=EvalContext(generate=fake)
+    )
     assert out.scores["iou"] == pytest.approx(len(half) / len(truth))
     assert pos.piece_square in fake.calls[0][-1]["content"]
 
@@ -167,7 +209,9 @@ def test_builtins_on_the_demo_set():
     scores = {}
     for name in ("stockfish", "random"):
         model = ModelConfig(slug=name, model=f"builtin/{name}")
-        outs = [stored(i, EVALUATOR.evaluate(config=c, model=model, item=i, ctx=never)) for i in items]
+        outs = [
+            stored(i, EVALUATOR.evaluate(config=c, model=model, item=i, ctx=never)) for i in items
+        ]
         scores[name] = EVALUATOR.aggregate(config=c, outcomes=outs)
     assert scores["stockfish"]["score"] == 100.0 and scores["stockfish"]["acpl"] == 0
     assert scores["random"]["score"] < 50 and scores["random"]["acpl"] > 50
@@ -175,9 +219,11 @@ def test_builtins_on_the_demo_set():
 
 def test_puzzles_with_a_model_that_knows_the_answers(puzzle_rows=6):
     require(PUZZLE_SAMPLE.is_file(), f"the shared puzzle sample at {PUZZLE_SAMPLE}")
-    c = EVALUATOR.validate_config({"task": "puzzles", "puzzles": {
-        "csv": str(PUZZLE_SAMPLE), "limit": puzzle_rows}})
+    c = EVALUATOR.validate_config(
+        {"task": "puzzles", "puzzles": {"csv": str(PUZZLE_SAMPLE), "limit": puzzle_rows}}
+    )
     from evaluators.chess.config import puzzles
+
     answers = {}
     for p in puzzles(c):
         b = p.start_board()
@@ -188,7 +234,12 @@ def test_puzzles_with_a_model_that_knows_the_answers(puzzle_rows=6):
     fake = FakeModel(rule=lambda board, msgs: f"Final answer: {answers[board.fen()]}")
     outs = []
     for item in EVALUATOR.items(c, samples=1):
-        outs.append(stored(item, EVALUATOR.evaluate(config=c, model=LLM, item=item, ctx=EvalContext(generate=fake))))
+        outs.append(
+            stored(
+                item,
+                EVALUATOR.evaluate(config=c, model=LLM, item=item, ctx=EvalContext(generate=fake)),
+            )
+        )
     m = EVALUATOR.aggregate(config=c, outcomes=outs)
     assert m["score"] == 100.0 and m["legal_first_try"] == 1.0
     assert sum(b["n"] for b in m["puzzle_accuracy_by_band"].values()) == puzzle_rows
@@ -204,8 +255,9 @@ class Crash(Exception):
 
 
 def test_a_game_checkpoints_every_move_and_resumes_without_replaying():
-    c = EVALUATOR.validate_config({"task": "games", "opponents": ["random"], "games_per_opponent": 1,
-                                   "max_moves": 4})
+    c = EVALUATOR.validate_config(
+        {"task": "games", "opponents": ["random"], "games_per_opponent": 1, "max_moves": 4}
+    )
     [item] = EVALUATOR.items(c, samples=1)
     saved = []
 
@@ -216,7 +268,9 @@ def test_a_game_checkpoints_every_move_and_resumes_without_replaying():
 
     fake = FakeModel(rule=first_legal)
     with pytest.raises(Crash):
-        EVALUATOR.evaluate(config=c, model=LLM, item=item, ctx=EvalContext(generate=fake, checkpoint=checkpoint))
+        EVALUATOR.evaluate(
+            config=c, model=LLM, item=item, ctx=EvalContext(generate=fake, checkpoint=checkpoint)
+        )
     assert [len(s["moves"]) for s in saved] == [1, 2, 3]
     calls_before = len(fake.calls)
     assert calls_before == 2  # the model is White: plies 1 and 3
@@ -232,11 +286,17 @@ def test_a_game_checkpoints_every_move_and_resumes_without_replaying():
 
 
 def test_an_illegal_move_after_the_rethinks_loses_the_game():
-    c = EVALUATOR.validate_config({"task": "games", "opponents": ["stockfish-elo-1350"], "games_per_opponent": 1})
+    c = EVALUATOR.validate_config(
+        {"task": "games", "opponents": ["stockfish-elo-1350"], "games_per_opponent": 1}
+    )
     [item] = EVALUATOR.items(c, samples=1)
     fake = FakeModel(rule=lambda board, msgs: "Final answer: Ke5")
     out = EVALUATOR.evaluate(config=c, model=LLM, item=item, ctx=EvalContext(generate=fake))
-    assert out.details["result"] == "0-1" and out.details["reason"] == "illegal_move" and out.score == 0.0
+    assert (
+        out.details["result"] == "0-1"
+        and out.details["reason"] == "illegal_move"
+        and out.score == 0.0
+    )
     assert len(fake.calls) == 4
     m = EVALUATOR.aggregate(config=c, outcomes=[stored(item, out)])
     assert (m["wins"], m["draws"], m["losses"]) == (0, 0, 1)
@@ -245,21 +305,36 @@ def test_an_illegal_move_after_the_rethinks_loses_the_game():
     [pairing] = m["pairings"]
     assert pairing["opponent"] == "stockfish-elo-1350" and pairing["losses"] == 1
     assert m["elo_censored"] == "below" and m["elo_ci95"][0] is None and m["elo_ci95"][1] > m["elo"]
-    assert m["elo"] == pytest.approx(pairing["rating"], abs=3) and m["score"] == m["elo"] and m["score_se"] is None
+    assert (
+        m["elo"] == pytest.approx(pairing["rating"], abs=3)
+        and m["score"] == m["elo"]
+        and m["score_se"] is None
+    )
 
 
 def test_model_against_model_records_both_sides():
-    c = EVALUATOR.validate_config({"task": "games", "opponents": [{"model": "other", "elo": 1500}],
-                                   "games_per_opponent": 2, "max_moves": 2})
+    c = EVALUATOR.validate_config(
+        {
+            "task": "games",
+            "opponents": [{"model": "other", "elo": 1500}],
+            "games_per_opponent": 2,
+            "max_moves": 2,
+        }
+    )
     items = EVALUATOR.items(c, samples=1)
     assert [i.key for i in items] == ["other#000", "other#001"]
     other = ModelConfig(slug="other", model="openai/other")
     fake = FakeModel(rule=first_legal)
     ctx = EvalContext(generate=fake, resolve_model=lambda slug: other)
-    out = EVALUATOR.evaluate(config=c, model=LLM, item=items[1], ctx=ctx)  # odd index: the model is Black
+    out = EVALUATOR.evaluate(
+        config=c, model=LLM, item=items[1], ctx=ctx
+    )  # odd index: the model is Black
     d = out.details
     assert d["model_color"] == "black" and d["plies"] == 4 and len(fake.calls) == 4
-    assert [r["ply"] for r in d["moves"]] == [2, 4] and [r["ply"] for r in d["opponent_moves"]] == [1, 3]
+    assert [r["ply"] for r in d["moves"]] == [2, 4] and [r["ply"] for r in d["opponent_moves"]] == [
+        1,
+        3,
+    ]
     assert d["opponent_elo"] == 1500 and out.score == 0.5
     m = EVALUATOR.aggregate(config=c, outcomes=[stored(items[1], out)])
     assert m["elo"] == pytest.approx(1500) and m["draws"] == 1

@@ -14,7 +14,9 @@ START = chess.Board()
 
 
 def test_the_last_conclusion_wins_over_moves_weighed_before_it():
-    text = "I consider e4 and d4. The best move is d4 because it takes the centre. Later Nf3 and c4."
+    text = (
+        "I consider e4 and d4. The best move is d4 because it takes the centre. Later Nf3 and c4."
+    )
     assert judge(text, START, "e2e4").verdict == "differs"
     assert judge(text, START, "d2d4").verdict == "same"
     assert reasoning_move("Nf3 looks solid. So I play c4.", START) == chess.Move.from_uci("c2c4")
@@ -34,10 +36,21 @@ def test_the_aggregate_reports_both_shares_with_wilson_intervals():
     from evaluators.chess.aggregate import aggregate
 
     def outcome(i, verdict):
-        move = {"legal_first_try": True, "legal_final": True, "builtin": False, "faithfulness": verdict,
-                "analysis": None}
-        return StoredOutcome(key=f"p{i}", sample_index=0, state="done", score=0.0, scores={},
-                             details={"moves": [move]})
+        move = {
+            "legal_first_try": True,
+            "legal_final": True,
+            "builtin": False,
+            "faithfulness": verdict,
+            "analysis": None,
+        }
+        return StoredOutcome(
+            key=f"p{i}",
+            sample_index=0,
+            state="done",
+            score=0.0,
+            scores={},
+            details={"moves": [move]},
+        )
 
     verdicts = ["same"] * 6 + ["differs"] * 3 + ["no_move"]
     m = aggregate({"task": "mc_best"}, [outcome(i, v) for i, v in enumerate(verdicts)])
@@ -48,7 +61,9 @@ def test_the_aggregate_reports_both_shares_with_wilson_intervals():
 
 
 def test_adaptive_ladder_games_pick_the_rung_nearest_the_estimate():
-    c = EVALUATOR.validate_config({"task": "games", "opponents": "ladder", "games": 6, "max_moves": 1})
+    c = EVALUATOR.validate_config(
+        {"task": "games", "opponents": "ladder", "games": 6, "max_moves": 1}
+    )
     items = EVALUATOR.items(c, samples=1)
     assert [i.key for i in items] == [f"{LADDER}#{n:03d}" for n in range(6)]
     fit = load_ladder(resolve_path(c["ladder"]))[1]
@@ -68,7 +83,9 @@ def test_adaptive_ladder_games_pick_the_rung_nearest_the_estimate():
         return lost
 
     ctx = EvalContext(generate=lambda *a, **k: None, finished=finished, checkpoint=saved.append)
-    out = EVALUATOR.evaluate(config=c, model=_builtin("random"), item=ItemKey(items[0].key), ctx=ctx)
+    out = EVALUATOR.evaluate(
+        config=c, model=_builtin("random"), item=ItemKey(items[0].key), ctx=ctx
+    )
     assert asked == [("opponent", "points")] and out.details["opponent"] == lower
     assert saved and all(s["opponent"] == lower for s in saved)
     assert records([out.details])[0].opponent == lower

@@ -31,7 +31,20 @@ class ScriptedModel:
             if "MOVE: <number>" in messages[0]["content"]:
                 text = f"Hints help my partner.\nMOVE: {idx}"
             else:
-                text = json.dumps({"reason": "hint first", "move_ratings": {str(idx): 7},
-                                   "deductions": {"P0": ["card 0: unknown"]}, "action": idx})
-        return Completion(text=text, request_hash=f"h{n}", model=model.model, input_tokens=100,
-                          output_tokens=20, cost_usd=0.0001, latency_s=0.01)
+                text = json.dumps(
+                    {
+                        "reason": "hint first",
+                        "move_ratings": {str(idx): 7},
+                        "deductions": {"P0": ["card 0: unknown"]},
+                        "action": idx,
+                    }
+                )
+        return Completion(
+            text=text,
+            request_hash=f"h{n}",
+            model=model.model,
+            input_tokens=100,
+            output_tokens=20,
+            cost_usd=0.0001,
+            latency_s=0.01,
+        )

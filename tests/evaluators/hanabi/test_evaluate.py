@@ -19,13 +19,19 @@ IGGI = ModelConfig(slug="builtin-iggi", model="builtin/iggi")
 
 
 def resolver(slug):
-    return {"builtin-iggi": IGGI, "builtin-piers": ModelConfig(slug="builtin-piers",
-                                                               model="builtin/piers")}[slug]
+    return {
+        "builtin-iggi": IGGI,
+        "builtin-piers": ModelConfig(slug="builtin-piers", model="builtin/piers"),
+    }[slug]
 
 
 def test_a_builtin_bot_game_matches_the_bot_playing_alone():
-    out = EVALUATOR.evaluate(config={"players": 3, "setting": None}, model=IGGI,
-                             item=ItemKey("seed-5"), ctx=EvalContext(generate=None))
+    out = EVALUATOR.evaluate(
+        config={"players": 3, "setting": None},
+        model=IGGI,
+        item=ItemKey("seed-5"),
+        ctx=EvalContext(generate=None),
+    )
     # per-turn bot RNG streams differ from bot_game's, but IGGI's rules never draw randomly
     assert out.scores["hle_score"] == bot_game(["iggi"] * 3, 5).hle_score
     assert out.score == out.scores["fireworks_score"]
@@ -37,8 +43,12 @@ def test_a_builtin_bot_game_matches_the_bot_playing_alone():
 @pytest.mark.parametrize("setting", ["watson", "sherlock", "mycroft"])
 def test_an_llm_game_counts_invalid_replies_and_fallbacks(setting):
     model = ScriptedModel(garbage_every=3)
-    out = EVALUATOR.evaluate(config={"players": 2, "setting": setting}, model=LLM,
-                             item=ItemKey("seed-1"), ctx=EvalContext(generate=model))
+    out = EVALUATOR.evaluate(
+        config={"players": 2, "setting": setting},
+        model=LLM,
+        item=ItemKey("seed-1"),
+        ctx=EvalContext(generate=model),
+    )
     moves = out.details["moves"]
     assert out.scores["end_reason"] in ("perfect", "bomb", "deck")
     assert out.scores["turns"] == len(moves) == out.scores["model_moves"]
@@ -61,9 +71,12 @@ def test_an_llm_game_counts_invalid_replies_and_fallbacks(setting):
 def test_a_player_whose_every_reply_is_garbage_never_plays_blind(policy):
     # the game opens with eight hint tokens, where discarding is illegal
     model = ScriptedModel(always_garbage=True)
-    out = EVALUATOR.evaluate(config={"players": 2, "setting": "watson", "max_reasks": 3,
-                                     "fallback": policy},
-                             model=LLM, item=ItemKey("seed-2"), ctx=EvalContext(generate=model))
+    out = EVALUATOR.evaluate(
+        config={"players": 2, "setting": "watson", "max_reasks": 3, "fallback": policy},
+        model=LLM,
+        item=ItemKey("seed-2"),
+        ctx=EvalContext(generate=model),
+    )
     moves = out.details["moves"]
     assert all(m["fallback"] for m in moves)
     assert out.scores["fallbacks"] == len(moves)
@@ -98,8 +111,12 @@ def test_the_fallback_plays_only_when_nothing_else_is_legal():
 
 def test_mycroft_memory_is_the_same_seats_previous_turn_only():
     model = ScriptedModel()
-    EVALUATOR.evaluate(config={"players": 2, "setting": "mycroft"}, model=LLM,
-                       item=ItemKey("seed-4"), ctx=EvalContext(generate=model))
+    EVALUATOR.evaluate(
+        config={"players": 2, "setting": "mycroft"},
+        model=LLM,
+        item=ItemKey("seed-4"),
+        ctx=EvalContext(generate=model),
+    )
     first, second, third = (c[1]["content"] for c in model.calls[:3])
     assert "Working memory: none yet" in first and "Working memory: none yet" in second
     assert "You are P0" in third.split("[your reply]")[0]  # seat 0's memory, not seat 1's
@@ -119,13 +136,19 @@ def test_a_killed_game_resumes_without_repeating_a_turn():
 
     first = ScriptedModel(garbage_every=4)
     with pytest.raises(Crash):
-        EVALUATOR.evaluate(config={"players": 3, "setting": "mycroft"}, model=LLM,
-                           item=ItemKey("seed-8"),
-                           ctx=EvalContext(generate=first, checkpoint=crash_after_ten))
+        EVALUATOR.evaluate(
+            config={"players": 3, "setting": "mycroft"},
+            model=LLM,
+            item=ItemKey("seed-8"),
+            ctx=EvalContext(generate=first, checkpoint=crash_after_ten),
+        )
     second = ScriptedModel(garbage_every=4)
-    resumed = EVALUATOR.evaluate(config={"players": 3, "setting": "mycroft"}, model=LLM,
-                                 item=ItemKey("seed-8"),
-                                 ctx=EvalContext(generate=second, resume=checkpoints[-1]))
+    resumed = EVALUATOR.evaluate(
+        config={"players": 3, "setting": "mycroft"},
+        model=LLM,
+        item=ItemKey("seed-8"),
+        ctx=EvalContext(generate=second, resume=checkpoints[-1]),
+    )
     turns = [m["turn"] for m in resumed.details["moves"]]
     assert turns == list(range(len(turns)))
     # the resumed worker asked only about turns 10 onwards
@@ -137,8 +160,12 @@ def test_cross_play_rotates_the_models_seat_over_seeds():
     config = {"players": 3, "setting": "watson", "mode": "cross", "partners": ["builtin-iggi"]}
     seats = []
     for seed in range(3):
-        out = EVALUATOR.evaluate(config=config, model=LLM, item=ItemKey(f"seed-{seed}"),
-                                 ctx=EvalContext(generate=ScriptedModel(), resolve_model=resolver))
+        out = EVALUATOR.evaluate(
+            config=config,
+            model=LLM,
+            item=ItemKey(f"seed-{seed}"),
+            ctx=EvalContext(generate=ScriptedModel(), resolve_model=resolver),
+        )
         seats.append(out.details["model_seats"])
         assert out.details["seat_models"].count("llm") == 1
         assert all(m["agent"] == "llm" for m in out.details["moves"] if m["seat"] in seats[-1])
@@ -147,13 +174,22 @@ def test_cross_play_rotates_the_models_seat_over_seeds():
 
 
 def test_regret_is_measured_when_enabled():
-    config = {"players": 2, "setting": None, "regret": {"enabled": True, "rollouts": 2,
-                                                         "max_candidates": 3}}
-    out = EVALUATOR.evaluate(config=config, model=ModelConfig(slug="r", model="builtin/legal_random"),
-                             item=ItemKey("seed-0"), ctx=EvalContext(generate=None))
+    config = {
+        "players": 2,
+        "setting": None,
+        "regret": {"enabled": True, "rollouts": 2, "max_candidates": 3},
+    }
+    out = EVALUATOR.evaluate(
+        config=config,
+        model=ModelConfig(slug="r", model="builtin/legal_random"),
+        item=ItemKey("seed-0"),
+        ctx=EvalContext(generate=None),
+    )
     regrets = [m["regret"] for m in out.details["moves"]]
     assert all(r["regret_se"] >= 0 and len(r["candidates"]) == 3 for r in regrets)
-    assert out.scores["mean_regret"] == pytest.approx(sum(r["regret"] for r in regrets) / len(regrets))
+    assert out.scores["mean_regret"] == pytest.approx(
+        sum(r["regret"] for r in regrets) / len(regrets)
+    )
     assert out.scores["mean_regret_se"] > 0
     # random play leaves points on the table
     assert out.scores["mean_regret"] > 2 * out.scores["mean_regret_se"]
@@ -163,9 +199,15 @@ def test_aggregate_follows_the_metrics_contract():
     config = {"players": 2, "setting": "watson"}
     outcomes = []
     for seed in range(3):
-        out = EVALUATOR.evaluate(config=config, model=LLM, item=ItemKey(f"seed-{seed}"),
-                                 ctx=EvalContext(generate=ScriptedModel(garbage_every=5)))
-        outcomes.append(StoredOutcome(f"seed-{seed}", 0, "done", out.score, out.scores, out.details))
+        out = EVALUATOR.evaluate(
+            config=config,
+            model=LLM,
+            item=ItemKey(f"seed-{seed}"),
+            ctx=EvalContext(generate=ScriptedModel(garbage_every=5)),
+        )
+        outcomes.append(
+            StoredOutcome(f"seed-{seed}", 0, "done", out.score, out.scores, out.details)
+        )
     outcomes.append(StoredOutcome("seed-3", 0, "failed", None, {}, {}))
     metrics = EVALUATOR.aggregate(config=config, outcomes=outcomes)
     scores = [o.score for o in outcomes[:3]]
@@ -175,8 +217,19 @@ def test_aggregate_follows_the_metrics_contract():
     assert metrics["mean_fireworks_score"] == pytest.approx(sum(fireworks) / 3)
     assert metrics["score_se"] is not None and metrics["hle_score_se"] is not None
     assert metrics["n_items"] == 4 and metrics["n_failed"] == 1 and metrics["games"] == 3
-    for key in ("players", "setting", "mode", "partners", "mean_hle_score", "perfect_rate",
-                "bomb_rate", "mean_turns", "invalid_replies", "fallbacks", "mean_regret"):
+    for key in (
+        "players",
+        "setting",
+        "mode",
+        "partners",
+        "mean_hle_score",
+        "perfect_rate",
+        "bomb_rate",
+        "mean_turns",
+        "invalid_replies",
+        "fallbacks",
+        "mean_regret",
+    ):
         assert key in metrics
     assert metrics["invalid_replies"] == sum(o.scores["invalid_replies"] for o in outcomes[:3])
     json.dumps(metrics)
@@ -195,8 +248,15 @@ def test_config_validation_names_the_field():
 
 
 def test_builtins_and_default_benchmarks_are_valid():
-    assert set(BUILTINS) >= {"iggi", "piers", "vandenbergh", "outer", "internal", "flawed",
-                             "legal_random"}
+    assert set(BUILTINS) >= {
+        "iggi",
+        "piers",
+        "vandenbergh",
+        "outer",
+        "internal",
+        "flawed",
+        "legal_random",
+    }
     for bench in DEFAULT_BENCHMARKS:
         EVALUATOR.validate_config(bench["config"])
     assert len({b["slug"] for b in DEFAULT_BENCHMARKS}) == len(DEFAULT_BENCHMARKS)

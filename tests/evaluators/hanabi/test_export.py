@@ -16,10 +16,15 @@ IGGI = ModelConfig(slug="builtin-iggi", model="builtin/iggi")
 
 def stored(config, model, key, generate=None, resolve=None):
     """An outcome as the database returns it (through JSON)."""
-    out = EVALUATOR.evaluate(config=config, model=model, item=ItemKey(key),
-                             ctx=EvalContext(generate=generate, resolve_model=resolve))
-    return json.loads(json.dumps({"details": out.details, "scores": out.scores,
-                                  "transcript": out.transcript}))
+    out = EVALUATOR.evaluate(
+        config=config,
+        model=model,
+        item=ItemKey(key),
+        ctx=EvalContext(generate=generate, resolve_model=resolve),
+    )
+    return json.loads(
+        json.dumps({"details": out.details, "scores": out.scores, "transcript": out.transcript})
+    )
 
 
 def through_jsonl(record):
@@ -29,12 +34,17 @@ def through_jsonl(record):
 
 
 def test_the_log_export_of_a_mycroft_game_is_self_contained_and_round_trips():
-    config = {"players": 2, "setting": "mycroft", "mode": "cross", "partners": ["builtin-iggi"],
-              "regret": {"enabled": True, "rollouts": 2, "max_candidates": 4}}
-    out = stored(config, LLM, "seed-3", ScriptedModel(garbage_every=4),
-                 resolve=lambda slug: IGGI)
-    record = through_jsonl(game_log(out["details"], out["scores"], key="seed-3",
-                                    transcript=out["transcript"]))
+    config = {
+        "players": 2,
+        "setting": "mycroft",
+        "mode": "cross",
+        "partners": ["builtin-iggi"],
+        "regret": {"enabled": True, "rollouts": 2, "max_candidates": 4},
+    }
+    out = stored(config, LLM, "seed-3", ScriptedModel(garbage_every=4), resolve=lambda slug: IGGI)
+    record = through_jsonl(
+        game_log(out["details"], out["scores"], key="seed-3", transcript=out["transcript"])
+    )
     assert verify_export(record) == []
     assert len(record["deck"]) == 50 and record["scores"]["hle_score"] == out["scores"]["hle_score"]
     model_moves = [m for m in record["moves"] if m["seat"] in record["model_seats"]]
@@ -57,8 +67,11 @@ def test_the_log_export_of_a_mycroft_game_is_self_contained_and_round_trips():
 
 
 def test_the_rewards_export_lists_every_candidates_utility_and_round_trips():
-    config = {"players": 2, "setting": None,
-              "regret": {"enabled": True, "rollouts": 2, "max_candidates": 60}}
+    config = {
+        "players": 2,
+        "setting": None,
+        "regret": {"enabled": True, "rollouts": 2, "max_candidates": 60},
+    }
     out = stored(config, ModelConfig(slug="r", model="builtin/legal_random"), "seed-1")
     record = through_jsonl(game_rewards(out["details"], out["scores"], key="seed-1"))
     assert verify_export(record) == []
@@ -83,8 +96,11 @@ def test_a_tampered_export_is_caught_on_replay():
 def test_the_replay_viewer_headlines_the_hle_score_and_shows_regret_with_its_se():
     from evaluators.hanabi.replay import game_frames
 
-    config = {"players": 2, "setting": None,
-              "regret": {"enabled": True, "rollouts": 2, "max_candidates": 3}}
+    config = {
+        "players": 2,
+        "setting": None,
+        "regret": {"enabled": True, "rollouts": 2, "max_candidates": 3},
+    }
     out = stored(config, ModelConfig(slug="f", model="builtin/flawed"), "seed-0")
     assert out["scores"]["bomb"]
     frames = game_frames(out["details"])["frames"]

@@ -20,9 +20,13 @@ from tests.games.hanabi.stacking import stacked
 def last_life() -> HanabiGame:
     """2 players, p0 to move with one life left; p0 was told its card 0 is a 5 (unplayable
     on empty fireworks), and p1 holds a playable R1 that p0 can tell about."""
-    game = stacked(2, "R5 Y3 G2 W4 B3", "R1 G3 W2 B2 Y4", "G4 W3",
-                   moves=("(Play 1)", "(Play 1)", "(Reveal player +1 rank 4)",
-                          "(Reveal player +1 rank 5)"))
+    game = stacked(
+        2,
+        "R5 Y3 G2 W4 B3",
+        "R1 G3 W2 B2 Y4",
+        "G4 W3",
+        moves=("(Play 1)", "(Play 1)", "(Reveal player +1 rank 4)", "(Reveal player +1 rank 5)"),
+    )
     assert game.current_player == 0 and game.lives == 1
     return game
 

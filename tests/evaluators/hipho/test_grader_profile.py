@@ -25,11 +25,18 @@ def test_each_profile_grades_the_same_reply_by_its_own_rules():
     # answer 2 (fewer boxes align with the last references)
     fake = FakeModel({"[Cliff throw]": "so the distance is \\boxed{30.3}"})
     item = ItemKey("PodiumDemo_2025_1", 0)
-    strict = EVALUATOR.evaluate(config=DEMO, model=TEXT_MODEL, item=item, ctx=EvalContext(generate=fake))
-    official = EVALUATOR.evaluate(config=OFFICIAL, model=TEXT_MODEL, item=item, ctx=EvalContext(generate=fake))
+    strict = EVALUATOR.evaluate(
+        config=DEMO, model=TEXT_MODEL, item=item, ctx=EvalContext(generate=fake)
+    )
+    official = EVALUATOR.evaluate(
+        config=OFFICIAL, model=TEXT_MODEL, item=item, ctx=EvalContext(generate=fake)
+    )
     assert [a["correct"] for a in strict.details["answers"]] == [False, False]
     assert [a["correct"] for a in official.details["answers"]] == [False, True]
-    assert official.details["grader_profile"] == "vlmevalkit" and strict.details["grader_profile"] == "strict"
+    assert (
+        official.details["grader_profile"] == "vlmevalkit"
+        and strict.details["grader_profile"] == "strict"
+    )
 
 
 def test_the_official_profile_asks_the_lenient_judge():
@@ -40,8 +47,12 @@ def test_the_official_profile_asks_the_lenient_judge():
         return "[Correct]" if "Correct answer:" in prompt else "\\boxed{0}"
 
     fake = FakeModel({"[Cliff throw]": "\\boxed{about two seconds} \\boxed{30.3}"}, judge=judge)
-    out = EVALUATOR.evaluate(config=OFFICIAL, model=TEXT_MODEL, item=ItemKey("PodiumDemo_2025_1", 0),
-                             ctx=EvalContext(generate=fake, judge=JUDGE))
+    out = EVALUATOR.evaluate(
+        config=OFFICIAL,
+        model=TEXT_MODEL,
+        item=ItemKey("PodiumDemo_2025_1", 0),
+        ctx=EvalContext(generate=fake, judge=JUDGE),
+    )
     asked = [p for p in prompts if "Correct answer:" in p]
     assert asked and "Reply with exactly [Correct] or [Incorrect]" in asked[0]
     assert out.details["answers"][0]["rule"] == "vlmevalkit:xverify"

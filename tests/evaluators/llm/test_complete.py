@@ -12,8 +12,7 @@ USER = [{"role": "user", "content": "What is 2 + 2?"}]
 
 
 def test_it_returns_text_usage_and_cost_for_a_priced_model(fake_llm, make_gateway, recorder):
-    fake_llm.script(Reply(text="4", prompt_tokens=1000, completion_tokens=200,
-                          reasoning_tokens=50))
+    fake_llm.script(Reply(text="4", prompt_tokens=1000, completion_tokens=200, reasoning_tokens=50))
     gateway = make_gateway(on_call=recorder)
     model = fake_llm.model_config(model="openai/gpt-4o-mini")
 
@@ -21,7 +20,10 @@ def test_it_returns_text_usage_and_cost_for_a_priced_model(fake_llm, make_gatewa
 
     assert completion.text == "4"
     assert (completion.input_tokens, completion.output_tokens, completion.reasoning_tokens) == (
-        1000, 200, 50)
+        1000,
+        200,
+        50,
+    )
     # gpt-4o-mini in litellm's table: $0.15 / M input, $0.60 / M output tokens.
     assert completion.cost_usd == pytest.approx(1000 * 0.15e-6 + 200 * 0.6e-6)
     assert completion.cached is False and completion.attempts == 1
@@ -65,10 +67,15 @@ def test_it_passes_generation_params_and_merges_overrides(fake_llm, make_gateway
 
 def test_it_sends_images_and_logs_a_placeholder(fake_llm, make_gateway, recorder):
     image = "data:image/png;base64," + "iVBORw0KGgo" * 2000
-    messages = [{"role": "user", "content": [
-        {"type": "text", "text": "What is in the figure?"},
-        {"type": "image_url", "image_url": {"url": image}},
-    ]}]
+    messages = [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "What is in the figure?"},
+                {"type": "image_url", "image_url": {"url": image}},
+            ],
+        }
+    ]
     gateway = make_gateway(on_call=recorder)
 
     completion = gateway.complete(messages, model=fake_llm.model_config(vision=True))
@@ -87,8 +94,9 @@ def test_it_bounds_long_text_in_the_record(fake_llm, make_gateway, recorder):
     fake_llm.script(long_reply)
     gateway = make_gateway(on_call=recorder)
 
-    completion = gateway.complete([{"role": "user", "content": "y" * 50_000}],
-                                  model=fake_llm.model_config())
+    completion = gateway.complete(
+        [{"role": "user", "content": "y" * 50_000}], model=fake_llm.model_config()
+    )
 
     assert completion.text == long_reply  # the evaluator gets everything
     record = recorder.records[0]
@@ -99,8 +107,12 @@ def test_it_bounds_long_text_in_the_record(fake_llm, make_gateway, recorder):
 def test_it_refuses_images_for_a_text_only_model(fake_llm, make_gateway):
     from evaluators.llm import PermanentLLMError
 
-    messages = [{"role": "user", "content": [
-        {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]}]
+    messages = [
+        {
+            "role": "user",
+            "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}],
+        }
+    ]
     with pytest.raises(PermanentLLMError, match="not marked as vision-capable"):
         make_gateway().complete(messages, model=fake_llm.model_config(vision=False))
     assert fake_llm.counters.requests == 0
@@ -112,9 +124,12 @@ def test_it_calls_from_asyncio_code(fake_llm, make_gateway, recorder):
     model = fake_llm.model_config()
 
     async def many():
-        return await asyncio.gather(*(
-            gateway.acomplete([{"role": "user", "content": f"q{i}"}], model=model)
-            for i in range(20)))
+        return await asyncio.gather(
+            *(
+                gateway.acomplete([{"role": "user", "content": f"q{i}"}], model=model)
+                for i in range(20)
+            )
+        )
 
     completions = asyncio.run(many())
 

@@ -19,9 +19,12 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def _post(url, body, headers=None):
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json",
-                                              **(headers or {})})
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     with urllib.request.urlopen(request, timeout=5) as response:
         return response.status, dict(response.headers), json.loads(response.read() or b"null")
 
@@ -34,9 +37,19 @@ def _free_port():
 
 def test_it_runs_from_the_command_line_with_a_rule_by_dotted_path():
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "tests.fakes.openai_server", "--port",
-                             str(port), "--rule", "tests.fakes.example_rules:shout"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.fakes.openai_server",
+            "--port",
+            str(port),
+            "--rule",
+            "tests.fakes.example_rules:shout",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+    )
     try:
         root = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 15
@@ -47,8 +60,10 @@ def test_it_runs_from_the_command_line_with_a_rule_by_dotted_path():
             except OSError:
                 assert time.monotonic() < deadline and proc.poll() is None, "server did not start"
                 time.sleep(0.05)
-        status, _, body = _post(root + "/chat/completions",
-                                {"model": "m", "messages": [{"role": "user", "content": "e4"}]})
+        status, _, body = _post(
+            root + "/chat/completions",
+            {"model": "m", "messages": [{"role": "user", "content": "e4"}]},
+        )
         assert status == 200 and body["choices"][0]["message"]["content"] == "E4"
         with urllib.request.urlopen(root + "/stats", timeout=5) as response:
             stats = json.loads(response.read())
@@ -72,8 +87,14 @@ def test_it_counts_faults_and_replies(fake_llm):
     assert reply["choices"][0]["message"]["content"] == "scripted"
     assert reply["usage"]["prompt_tokens"] >= 1
     assert fake_llm.counters.as_dict() | {"in_flight": 0} == {
-        "requests": 2, "successful": 1, "errors": 0, "faults": {"server_error": 1},
-        "faults_total": 1, "in_flight": 0, "max_in_flight": 1}
+        "requests": 2,
+        "successful": 1,
+        "errors": 0,
+        "faults": {"server_error": 1},
+        "faults_total": 1,
+        "in_flight": 0,
+        "max_in_flight": 1,
+    }
 
 
 def test_it_sends_retry_after_with_a_429(fake_llm):

@@ -24,11 +24,13 @@ EXPECTED_REASON = {
 @pytest.mark.slow
 def test_it_completes_1000_calls_through_30_percent_faults(fake_llm, make_gateway, recorder):
     assert set(EXPECTED_REASON) == set(FAULT_KINDS)
-    fake_llm.configure(fault_rate=0.3, fault_kinds=FAULT_KINDS, retry_after="0", hang_s=5.0,
-                       latency=0.005)
+    fake_llm.configure(
+        fault_rate=0.3, fault_kinds=FAULT_KINDS, retry_after="0", hang_s=5.0, latency=0.005
+    )
     # 12 attempts: the chance that some call meets 12 faults in a row is 1000 * 0.3**12 ~ 5e-4.
-    gateway = make_gateway(on_call=recorder, max_attempts=12, backoff_base_s=0.005,
-                           backoff_max_s=0.05)
+    gateway = make_gateway(
+        on_call=recorder, max_attempts=12, backoff_base_s=0.005, backoff_max_s=0.05
+    )
     # A timeout well above the fake's 5 ms, so only the injected hangs time out even when
     # this shared machine is busy.
     model = fake_llm.model_config(params={"timeout": 1.5})
@@ -38,8 +40,9 @@ def test_it_completes_1000_calls_through_30_percent_faults(fake_llm, make_gatewa
 
         async def one(i):
             async with gate:
-                return await gateway.acomplete([{"role": "user", "content": f"call {i}"}],
-                                               model=model)
+                return await gateway.acomplete(
+                    [{"role": "user", "content": f"call {i}"}], model=model
+                )
 
         return await asyncio.gather(*(one(i) for i in range(1000)))
 

@@ -17,15 +17,34 @@ from tests.fakes.openai_server import Reply
 SPAWN = multiprocessing.get_context("spawn")
 
 
-def _run_processes(fake_llm, redis_url, *, processes, calls, in_flight, model_fields,
-                   gateway_fields=None):
+def _run_processes(
+    fake_llm, redis_url, *, processes, calls, in_flight, model_fields, gateway_fields=None
+):
     prefix = f"podium-test:{uuid.uuid4().hex}"
     ready, results, go = SPAWN.Queue(), SPAWN.Queue(), SPAWN.Event()
-    children = [SPAWN.Process(target=run_calls, kwargs={
-        "tag": f"p{i}", "base_url": fake_llm.base_url, "redis_url": redis_url,
-        "prefix": prefix, "calls": calls, "in_flight": in_flight, "model_fields": model_fields,
-        "gateway_fields": {"backoff_base_s": 0.01, "timeout_s": 20.0, **(gateway_fields or {})},
-        "ready": ready, "go": go, "results": results}) for i in range(processes)]
+    children = [
+        SPAWN.Process(
+            target=run_calls,
+            kwargs={
+                "tag": f"p{i}",
+                "base_url": fake_llm.base_url,
+                "redis_url": redis_url,
+                "prefix": prefix,
+                "calls": calls,
+                "in_flight": in_flight,
+                "model_fields": model_fields,
+                "gateway_fields": {
+                    "backoff_base_s": 0.01,
+                    "timeout_s": 20.0,
+                    **(gateway_fields or {}),
+                },
+                "ready": ready,
+                "go": go,
+                "results": results,
+            },
+        )
+        for i in range(processes)
+    ]
     for child in children:
         child.start()
     try:
@@ -58,9 +77,14 @@ def test_it_keeps_several_processes_under_the_rpm(fake_llm, redis_url):
     fake_llm.configure(latency=0.05)
 
     outcomes = _run_processes(
-        fake_llm, redis_url, processes=3, calls=6, in_flight=6,
+        fake_llm,
+        redis_url,
+        processes=3,
+        calls=6,
+        in_flight=6,
         model_fields={"slug": "rpm-limited", "model": "openai/fake-model", "rpm": rpm},
-        gateway_fields={"rate_window_s": window})
+        gateway_fields={"rate_window_s": window},
+    )
 
     assert sorted(ok for _, ok, _ in outcomes) == [6, 6, 6], outcomes
     times = sorted(fake_llm.counters.request_times)
@@ -75,19 +99,26 @@ def test_it_keeps_several_processes_under_the_rpm(fake_llm, redis_url):
 def test_it_keeps_one_process_under_the_tpm(fake_llm, redis_url, make_gateway):
     window = 2.0
     fake_llm.rule = lambda request: Reply(text="ok", prompt_tokens=100, completion_tokens=50)
-    gateway = make_gateway(redis_url=redis_url, redis_prefix=f"podium-test:{uuid.uuid4().hex}",
-                           rate_window_s=window)
+    gateway = make_gateway(
+        redis_url=redis_url, redis_prefix=f"podium-test:{uuid.uuid4().hex}", rate_window_s=window
+    )
     # 400 characters (about 100 tokens) plus max_tokens 50: 150 tokens per call, 2 per window.
     model = fake_llm.model_config(slug="tpm-limited", tpm=300, params={"max_tokens": 50})
 
     async def six():
         # A first call pays litellm's lazy set-up between admission and sending.
-        await gateway.acomplete([{"role": "user", "content": "warm"}],
-                                model=fake_llm.model_config(slug="warm-up"))
+        await gateway.acomplete(
+            [{"role": "user", "content": "warm"}], model=fake_llm.model_config(slug="warm-up")
+        )
         fake_llm.reset_counters()
-        return await asyncio.gather(*(gateway.acomplete(
-            [{"role": "user", "content": f"{i:03d}" + "x" * 397}], model=model)
-            for i in range(6)))
+        return await asyncio.gather(
+            *(
+                gateway.acomplete(
+                    [{"role": "user", "content": f"{i:03d}" + "x" * 397}], model=model
+                )
+                for i in range(6)
+            )
+        )
 
     assert len(asyncio.run(six())) == 6
     times = fake_llm.counters.request_times
@@ -100,8 +131,13 @@ def test_it_caps_concurrency_across_processes(fake_llm, redis_url):
     fake_llm.configure(latency=0.15)
 
     outcomes = _run_processes(
-        fake_llm, redis_url, processes=3, calls=12, in_flight=8,
-        model_fields={"slug": "capped", "model": "openai/fake-model", "max_concurrency": 4})
+        fake_llm,
+        redis_url,
+        processes=3,
+        calls=12,
+        in_flight=8,
+        model_fields={"slug": "capped", "model": "openai/fake-model", "max_concurrency": 4},
+    )
 
     assert sorted(ok for _, ok, _ in outcomes) == [12, 12, 12], outcomes
     assert fake_llm.counters.successful == 36
@@ -114,8 +150,12 @@ def test_it_caps_concurrency_within_a_process_without_redis(fake_llm, make_gatew
     model = fake_llm.model_config(slug="capped-local", max_concurrency=2)
 
     async def many():
-        return await asyncio.gather(*(gateway.acomplete(
-            [{"role": "user", "content": f"q{i}"}], model=model) for i in range(10)))
+        return await asyncio.gather(
+            *(
+                gateway.acomplete([{"role": "user", "content": f"q{i}"}], model=model)
+                for i in range(10)
+            )
+        )
 
     assert len(asyncio.run(many())) == 10
     assert fake_llm.counters.max_in_flight == 2
@@ -127,13 +167,24 @@ def test_it_recovers_the_slot_of_a_killed_worker(fake_llm, redis_url, make_gatew
 
     prefix = f"podium-test:{uuid.uuid4().hex}"
     lease_ttl = 3.0
-    fields = {"slug": "one-slot", "model": "openai/fake-model", "max_concurrency": 1,
-              "params": {"timeout": 25}}
+    fields = {
+        "slug": "one-slot",
+        "model": "openai/fake-model",
+        "max_concurrency": 1,
+        "params": {"timeout": 25},
+    }
     fake_llm.configure(hang_s=25.0)
     fake_llm.script(fault("timeout"))
-    child = SPAWN.Process(target=hold_a_slot, kwargs={
-        "base_url": fake_llm.base_url, "redis_url": redis_url, "prefix": prefix,
-        "model_fields": fields, "lease_ttl_s": lease_ttl})
+    child = SPAWN.Process(
+        target=hold_a_slot,
+        kwargs={
+            "base_url": fake_llm.base_url,
+            "redis_url": redis_url,
+            "prefix": prefix,
+            "model_fields": fields,
+            "lease_ttl_s": lease_ttl,
+        },
+    )
     child.start()
     try:
         deadline = time.monotonic() + 60
@@ -162,8 +213,9 @@ def test_it_treats_an_unreachable_limiter_as_transient(fake_llm, make_gateway):
     gateway = make_gateway(redis_url="redis://127.0.0.1:1/0", max_attempts=2)
 
     with pytest.raises(TransientLLMError, match="gave up after 2 attempts"):
-        gateway.complete([{"role": "user", "content": "hi"}],
-                         model=fake_llm.model_config(slug="limited", rpm=10))
+        gateway.complete(
+            [{"role": "user", "content": "hi"}], model=fake_llm.model_config(slug="limited", rpm=10)
+        )
     assert fake_llm.counters.requests == 0  # nothing is sent without the limiter's say-so
 
 
@@ -176,8 +228,12 @@ def test_a_live_call_keeps_its_slot_beyond_the_lease(fake_llm, redis_url, make_g
     model = fake_llm.model_config(slug="one-renewed-slot", max_concurrency=1)
 
     async def two_calls():
-        return await asyncio.gather(*(gateway.acomplete(
-            [{"role": "user", "content": f"long {i}"}], model=model) for i in range(2)))
+        return await asyncio.gather(
+            *(
+                gateway.acomplete([{"role": "user", "content": f"long {i}"}], model=model)
+                for i in range(2)
+            )
+        )
 
     assert len(asyncio.run(two_calls())) == 2
     assert fake_llm.counters.successful == 2
@@ -185,20 +241,33 @@ def test_a_live_call_keeps_its_slot_beyond_the_lease(fake_llm, redis_url, make_g
 
 
 @pytest.mark.slow
-def test_a_killed_holder_frees_its_slot_within_seconds_by_default(fake_llm, redis_url, make_gateway):
+def test_a_killed_holder_frees_its_slot_within_seconds_by_default(
+    fake_llm, redis_url, make_gateway
+):
     """With the default lease (no lease_ttl_s given), a holder SIGKILLed mid-call blocks the
     slot for seconds, not for its call timeout plus a minute."""
     from evaluators.llm_limits import DEFAULT_SLOT_LEASE_S
     from tests.fakes.openai_server import fault
 
     prefix = f"podium-test:{uuid.uuid4().hex}"
-    fields = {"slug": "one-slot-default", "model": "openai/fake-model", "max_concurrency": 1,
-              "params": {"timeout": 120}}
+    fields = {
+        "slug": "one-slot-default",
+        "model": "openai/fake-model",
+        "max_concurrency": 1,
+        "params": {"timeout": 120},
+    }
     fake_llm.configure(hang_s=60.0)
     fake_llm.script(fault("timeout"))
-    child = SPAWN.Process(target=hold_a_slot, kwargs={
-        "base_url": fake_llm.base_url, "redis_url": redis_url, "prefix": prefix,
-        "model_fields": fields, "lease_ttl_s": None})
+    child = SPAWN.Process(
+        target=hold_a_slot,
+        kwargs={
+            "base_url": fake_llm.base_url,
+            "redis_url": redis_url,
+            "prefix": prefix,
+            "model_fields": fields,
+            "lease_ttl_s": None,
+        },
+    )
     child.start()
     try:
         deadline = time.monotonic() + 60
@@ -213,7 +282,8 @@ def test_a_killed_holder_frees_its_slot_within_seconds_by_default(fake_llm, redi
             child.kill()
     killed_at = time.monotonic()
     gateway = make_gateway(redis_url=redis_url, redis_prefix=prefix)
-    completion = gateway.complete([{"role": "user", "content": "after"}],
-                                  model=fake_llm.model_config(**fields))
+    completion = gateway.complete(
+        [{"role": "user", "content": "after"}], model=fake_llm.model_config(**fields)
+    )
     assert completion.text == "fake reply to: after"
     assert time.monotonic() - killed_at < DEFAULT_SLOT_LEASE_S + 3

@@ -27,8 +27,9 @@ def test_it_calls_a_server_that_takes_no_key(fake_llm, make_gateway, recorder, m
 
 
 def test_it_fails_at_once_when_a_keyless_server_answers_401(fake_llm, make_gateway, recorder):
-    fake_llm.script(error(401, "Unauthorized: this server wants a token", "invalid_api_key"),
-                    "never served")
+    fake_llm.script(
+        error(401, "Unauthorized: this server wants a token", "invalid_api_key"), "never served"
+    )
     model = fake_llm.model_config(slug="local", model="openai/qwen2.5-7b", api_key_env=None)
 
     with pytest.raises(PermanentLLMError) as raised:

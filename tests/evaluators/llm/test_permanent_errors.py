@@ -12,8 +12,10 @@ USER = [{"role": "user", "content": "ping"}]
 
 def test_it_does_not_retry_a_rejected_key_and_scrubs_it(fake_llm, make_gateway, recorder):
     # Like OpenAI, the fake echoes the key it was given in its 401 message.
-    fake_llm.script(error(401, f"Incorrect API key provided: {FAKE_KEY_VALUE}",
-                          "invalid_api_key"), "never served")
+    fake_llm.script(
+        error(401, f"Incorrect API key provided: {FAKE_KEY_VALUE}", "invalid_api_key"),
+        "never served",
+    )
     gateway = make_gateway(on_call=recorder)
 
     with pytest.raises(PermanentLLMError) as raised:
@@ -28,14 +30,20 @@ def test_it_does_not_retry_a_rejected_key_and_scrubs_it(fake_llm, make_gateway, 
     assert FAKE_KEY_VALUE not in record.error_message and "***" in record.error_message
 
 
-@pytest.mark.parametrize(("status", "code", "error_class"), [
-    (400, "invalid_request_error", "BadRequestError"),
-    (400, "context_length_exceeded", "ContextWindowExceededError"),
-    (404, "model_not_found", "NotFoundError"),
-])
+@pytest.mark.parametrize(
+    ("status", "code", "error_class"),
+    [
+        (400, "invalid_request_error", "BadRequestError"),
+        (400, "context_length_exceeded", "ContextWindowExceededError"),
+        (404, "model_not_found", "NotFoundError"),
+    ],
+)
 def test_it_does_not_retry_a_bad_request(fake_llm, make_gateway, status, code, error_class):
-    message = ("This model's maximum context length is 128000 tokens"
-               if code == "context_length_exceeded" else "no such thing")
+    message = (
+        "This model's maximum context length is 128000 tokens"
+        if code == "context_length_exceeded"
+        else "no such thing"
+    )
     fake_llm.script(error(status, message, code), "never served")
 
     with pytest.raises(PermanentLLMError) as raised:
@@ -66,8 +74,10 @@ def test_it_reads_the_key_at_call_time(fake_llm, make_gateway, monkeypatch):
     monkeypatch.setenv("PODIUM_TEST_ROTATED_KEY", "sk-second-key-bbbb")
     gateway.complete([{"role": "user", "content": "again"}], model=model)
 
-    assert fake_llm.counters.authorizations == ["Bearer sk-first-key-aaaa",
-                                                "Bearer sk-second-key-bbbb"]
+    assert fake_llm.counters.authorizations == [
+        "Bearer sk-first-key-aaaa",
+        "Bearer sk-second-key-bbbb",
+    ]
 
 
 def test_it_rejects_an_unknown_provider_without_a_request(fake_llm, make_gateway):

@@ -27,8 +27,9 @@ def test_it_honours_retry_after_given_as_an_http_date(fake_llm, make_gateway):
     import time
     from email.utils import formatdate
 
-    fake_llm.script(fault("rate_limit", retry_after=formatdate(time.time() + 3, usegmt=True)),
-                    "pong")
+    fake_llm.script(
+        fault("rate_limit", retry_after=formatdate(time.time() + 3, usegmt=True)), "pong"
+    )
     make_gateway(backoff_base_s=0.001).complete(USER, model=fake_llm.model_config())
 
     first, second = fake_llm.counters.request_times
@@ -108,15 +109,18 @@ def test_it_returns_an_empty_reply_cut_by_the_token_limit(fake_llm, make_gateway
     assert completion.reasoning_tokens == 64 and fake_llm.counters.requests == 1
 
 
-def test_it_backs_off_the_timeout_and_counts_the_timed_out_attempts(fake_llm, make_gateway, recorder):
+def test_it_backs_off_the_timeout_and_counts_the_timed_out_attempts(
+    fake_llm, make_gateway, recorder
+):
     """A reply that takes 1.2 s under a 0.5 s timeout: retrying with the same timeout would pay
     for six replies and get none. The timeout doubles (0.5, 1, 2 s) and the third attempt
     arrives; the record says two attempts timed out and that their cost is not fully known."""
     fake_llm.configure(latency=1.2)
     gateway = make_gateway(on_call=recorder)
 
-    completion = gateway.complete(USER, model=fake_llm.model_config(
-        model="openai/gpt-4o-mini", params={"timeout": 0.5}))
+    completion = gateway.complete(
+        USER, model=fake_llm.model_config(model="openai/gpt-4o-mini", params={"timeout": 0.5})
+    )
 
     assert completion.attempts == 3 and fake_llm.counters.requests == 3
     [record] = recorder.records

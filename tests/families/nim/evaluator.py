@@ -20,8 +20,10 @@ from evaluators.base import (
 from evaluators.stats import mean_se
 from tests.families.nim import game
 
-PROMPT = ("You are playing Nim. Heaps: {heaps}. On your turn take one or more objects from one heap; "
-          "whoever takes the last object wins. Answer with 'take N from heap K' (heaps numbered from 1).")
+PROMPT = (
+    "You are playing Nim. Heaps: {heaps}. On your turn take one or more objects from one heap; "
+    "whoever takes the last object wins. Answer with 'take N from heap K' (heaps numbered from 1)."
+)
 PLAYERS = {"optimal": game.optimal_move, "random": game.random_move}
 DEFAULTS = {"positions": 4, "heaps": 3, "max_heap": 5, "opponent": "optimal"}
 
@@ -53,11 +55,15 @@ class NimEvaluator:
         return [ItemKey(f"pos-{i}", s) for i in range(conf["positions"]) for s in range(samples)]
 
     def spec(self, config: Mapping[str, Any]) -> dict[str, Any]:
-        return {"prompt_template_hash": stable_hash(PROMPT), "grader_version": "nim-1",
-                "config": validate_config(config)}
+        return {
+            "prompt_template_hash": stable_hash(PROMPT),
+            "grader_version": "nim-1",
+            "config": validate_config(config),
+        }
 
-    def evaluate(self, *, config: Mapping[str, Any], model: ModelConfig, item: ItemKey,
-                 ctx: EvalContext) -> ItemOutcome:
+    def evaluate(
+        self, *, config: Mapping[str, Any], model: ModelConfig, item: ItemKey, ctx: EvalContext
+    ) -> ItemOutcome:
         conf = validate_config(config)
         try:
             seed = int(item.key.removeprefix("pos-"))
@@ -81,35 +87,52 @@ class NimEvaluator:
             else:
                 move = opponent(heaps, rng)
                 heaps = game.apply(heaps, move)
-            details["moves"].append({"by": mover, "heap": move[0] + 1, "take": move[1], "heaps": list(heaps)})
+            details["moves"].append(
+                {"by": mover, "heap": move[0] + 1, "take": move[1], "heaps": list(heaps)}
+            )
             winner = mover
             mover = "opponent" if mover == "model" else "model"
         details["winner"] = winner
         won = winner == "model"
         return ItemOutcome(1.0 if won else 0.0, {"win": won, "illegal": False}, details, transcript)
 
-    def _model_move(self, model: ModelConfig, heaps: game.Heaps, rng: random.Random, ctx: EvalContext,
-                    item: ItemKey, transcript: list[dict[str, Any]]) -> game.Move:
+    def _model_move(
+        self,
+        model: ModelConfig,
+        heaps: game.Heaps,
+        rng: random.Random,
+        ctx: EvalContext,
+        item: ItemKey,
+        transcript: list[dict[str, Any]],
+    ) -> game.Move:
         if model.is_builtin:
             name = model.builtin_name.removeprefix("nim-")
             if name not in PLAYERS:
                 raise EvaluationError(f"no Nim player named {model.builtin_name!r}")
             return PLAYERS[name](heaps, rng)
         prompt = PROMPT.format(heaps=list(heaps))
-        reply = ctx.generate([{"role": "user", "content": prompt}], model=model,
-                             sample_index=item.sample_index).text
+        reply = ctx.generate(
+            [{"role": "user", "content": prompt}], model=model, sample_index=item.sample_index
+        ).text
         transcript += [{"role": "prompt", "text": prompt}, {"role": "reply", "text": reply}]
         return game.parse_move(reply)
 
-    def aggregate(self, *, config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> dict[str, Any]:
+    def aggregate(
+        self, *, config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]
+    ) -> dict[str, Any]:
         conf = validate_config(config)
         done = [o for o in outcomes if o.state == "done"]
         score, se = mean_se([100.0 * float(o.score or 0.0) for o in done])
-        return {"score": score, "score_se": se, "n_items": len(outcomes),
-                "n_failed": len(outcomes) - len(done), "games": len(done),
-                "wins": sum(bool(o.scores.get("win")) for o in done),
-                "illegal": sum(bool(o.scores.get("illegal")) for o in done),
-                "opponent": conf["opponent"]}
+        return {
+            "score": score,
+            "score_se": se,
+            "n_items": len(outcomes),
+            "n_failed": len(outcomes) - len(done),
+            "games": len(done),
+            "wins": sum(bool(o.scores.get("win")) for o in done),
+            "illegal": sum(bool(o.scores.get("illegal")) for o in done),
+            "opponent": conf["opponent"],
+        }
 
 
 def game_view(details: dict[str, Any]) -> dict[str, Any]:

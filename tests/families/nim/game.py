@@ -31,7 +31,7 @@ def apply(heaps: Heaps, move: Move) -> Heaps:
     i, n = move
     if not (0 <= i < len(heaps)) or not (1 <= n <= heaps[i]):
         raise IllegalMoveError(f"cannot take {n} from heap {i + 1} of {list(heaps)}")
-    return heaps[:i] + (heaps[i] - n,) + heaps[i + 1:]
+    return heaps[:i] + (heaps[i] - n,) + heaps[i + 1 :]
 
 
 def optimal_move(heaps: Heaps, rng: random.Random) -> Move:

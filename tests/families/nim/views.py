@@ -16,17 +16,33 @@ from tests.families.nim.evaluator import game_view as nim_game
 @cached_page
 def index(request):
     page = paginate(request, list(family_entries("nim")))
-    table = Table("nim-results", "Win rate", [
-        Column("model", "Model"), Column("opponent", "Opponent"),
-        Column("score", "Win rate (%)", numeric=True), Column("games", "Games", numeric=True),
-    ])
+    table = Table(
+        "nim-results",
+        "Win rate",
+        [
+            Column("model", "Model"),
+            Column("opponent", "Opponent"),
+            Column("score", "Win rate (%)", numeric=True),
+            Column("games", "Games", numeric=True),
+        ],
+    )
     for e in page.object_list:
-        table.add(model=model_cell(e.model), opponent=Cell(e.group),
-                  score=Cell(e.score, pm(e.score, e.score_se, 1), href=run_url(e.run_id)),
-                  games=Cell(e.summary.get("games")))
-    return render_page(request, "leaderboard/family.html", {
-        "title": "Nim", "intro": "Games won against a built-in opponent, model moving first.", "page": page,
-    }, [table])
+        table.add(
+            model=model_cell(e.model),
+            opponent=Cell(e.group),
+            score=Cell(e.score, pm(e.score, e.score_se, 1), href=run_url(e.run_id)),
+            games=Cell(e.summary.get("games")),
+        )
+    return render_page(
+        request,
+        "leaderboard/family.html",
+        {
+            "title": "Nim",
+            "intro": "Games won against a built-in opponent, model moving first.",
+            "page": page,
+        },
+        [table],
+    )
 
 
 def game_view(request, pk: int):
@@ -37,10 +53,26 @@ def game_view(request, pk: int):
         data = nim_game(dict(item.details or {}))
     except ValueError as exc:
         raise Http404(str(exc)) from None
-    table = Table("nim-moves", f"Game from {data['start']}", [
-        Column("n", "Move", numeric=True), Column("by", "By"), Column("move", "Move"), Column("heaps", "Heaps after")])
+    table = Table(
+        "nim-moves",
+        f"Game from {data['start']}",
+        [
+            Column("n", "Move", numeric=True),
+            Column("by", "By"),
+            Column("move", "Move"),
+            Column("heaps", "Heaps after"),
+        ],
+    )
     for n, m in enumerate(data["moves"], 1):
-        table.add(n=Cell(n), by=Cell(m.get("by")), move=Cell(f"take {m.get('take')} from heap {m.get('heap')}"),
-                  heaps=Cell(str(m.get("heaps"))))
-    return render_page(request, "leaderboard/family.html", {
-        "title": f"Nim game #{item.pk}", "intro": f"Winner: {data.get('winner') or '—'}."}, [table])
+        table.add(
+            n=Cell(n),
+            by=Cell(m.get("by")),
+            move=Cell(f"take {m.get('take')} from heap {m.get('heap')}"),
+            heaps=Cell(str(m.get("heaps"))),
+        )
+    return render_page(
+        request,
+        "leaderboard/family.html",
+        {"title": f"Nim game #{item.pk}", "intro": f"Winner: {data.get('winner') or '—'}."},
+        [table],
+    )

@@ -17,7 +17,12 @@ def test_a_missed_mate_in_one_is_a_blunder_and_the_mate_is_best(engine):
     a = Analyzer(engine)
     board = chess.Board(MATE_IN_ONE)
     mate = a.score_move(board, chess.Move.from_uci("a1a8"), with_percentile=True)
-    assert (mate.move_class, mate.is_engine_top, mate.drop, mate.accuracy) == ("best", True, 0.0, 100.0)
+    assert (mate.move_class, mate.is_engine_top, mate.drop, mate.accuracy) == (
+        "best",
+        True,
+        0.0,
+        100.0,
+    )
     assert mate.cp_best == 1000 and mate.percentile == 100.0
     miss = a.score_move(board, chess.Move.from_uci("h2h3"), with_percentile=True)
     assert miss.move_class == "blunder" and miss.drop >= 15

@@ -59,10 +59,10 @@ def test_every_game_won_gives_only_a_lower_bound():
 
 def test_the_opponents_uncertainty_widens_the_interval():
     sure = rate([Record("b", wins=20, losses=20)], Opponents.fixed({"b": 1800.0}))
-    unsure = rate([Record("b", wins=20, losses=20)], Opponents(("b",), (1800.0,), ((100.0 ** 2,),)))
+    unsure = rate([Record("b", wins=20, losses=20)], Opponents(("b",), (1800.0,), ((100.0**2,),)))
     assert unsure.half_width > sure.half_width + 20  # type: ignore[operator]
     # the added width is about what adding the variances predicts
-    combined = math.sqrt((sure.half_width / 1.96) ** 2 + 100 ** 2) * 1.96  # type: ignore[operator]
+    combined = math.sqrt((sure.half_width / 1.96) ** 2 + 100**2) * 1.96  # type: ignore[operator]
     assert unsure.half_width == pytest.approx(combined, rel=0.1)
 
 
@@ -82,8 +82,15 @@ def test_the_adaptive_design_starts_in_the_middle_and_moves_towards_the_estimate
 
 def _ladder(pairs, **kw):
     players = tuple(sorted({p.a for p in pairs} | {p.b for p in pairs}))
-    return Ladder(players=players, pairs=tuple(pairs), engine="e", limit="l", anchor=kw.pop("anchor", players[0]),
-                  anchor_elo=kw.pop("anchor_elo", 1000.0), **kw)
+    return Ladder(
+        players=players,
+        pairs=tuple(pairs),
+        engine="e",
+        limit="l",
+        anchor=kw.pop("anchor", players[0]),
+        anchor_elo=kw.pop("anchor_elo", 1000.0),
+        **kw,
+    )
 
 
 def test_the_ladder_fit_reproduces_the_logistic_and_centres_the_scale():
@@ -92,27 +99,53 @@ def test_the_ladder_fit_reproduces_the_logistic_and_centres_the_scale():
     assert fit.ratings["b"] - fit.ratings["a"] == pytest.approx(400 * math.log10(3), abs=0.01)
     assert fit.ratings["a"] == 1000.0 and fit.se("a") is None
     # the standard error of that difference: 1 / sqrt(n p (1-p) (ln10/400)^2)
-    assert fit.se("b") == pytest.approx(1 / math.sqrt(40 * 0.75 * 0.25 * (math.log(10) / 400) ** 2), rel=1e-4)
-    centred = fit_ladder(_ladder([PairRecord("a", "b", 10, 0, 30)], centre=("a", "b"), centre_elo=2000.0))
+    assert fit.se("b") == pytest.approx(
+        1 / math.sqrt(40 * 0.75 * 0.25 * (math.log(10) / 400) ** 2), rel=1e-4
+    )
+    centred = fit_ladder(
+        _ladder([PairRecord("a", "b", 10, 0, 30)], centre=("a", "b"), centre_elo=2000.0)
+    )
     assert (centred.ratings["a"] + centred.ratings["b"]) / 2 == pytest.approx(2000.0)
     # centred, each side carries half the difference's uncertainty
     assert centred.se("a") == pytest.approx(fit.se("b") / 2, rel=1e-6)  # type: ignore[operator]
 
 
 def test_a_player_who_never_scores_is_left_unrated():
-    fit = fit_ladder(_ladder([PairRecord("a", "b", 0, 0, 12), PairRecord("b", "c", 5, 2, 5),
-                              PairRecord("a", "c", 0, 0, 12)], anchor="b", anchor_elo=1500.0))
+    fit = fit_ladder(
+        _ladder(
+            [
+                PairRecord("a", "b", 0, 0, 12),
+                PairRecord("b", "c", 5, 2, 5),
+                PairRecord("a", "c", 0, 0, 12),
+            ],
+            anchor="b",
+            anchor_elo=1500.0,
+        )
+    )
     assert fit.unrated == ("a",) and set(fit.ratings) == {"b", "c"}
     with pytest.raises(LadderError, match="anchor"):
         fit_ladder(_ladder([PairRecord("a", "b", 0, 0, 12)], anchor="a"))
     with pytest.raises(LadderError, match="not in players"):
-        Ladder.from_dict({"players": ["a"], "pairs": [{"a": "a", "b": "x", "wins": 1, "draws": 0, "losses": 0}],
-                          "engine": "e", "limit": "l", "anchor": "a", "anchor_elo": 1})
+        Ladder.from_dict(
+            {
+                "players": ["a"],
+                "pairs": [{"a": "a", "b": "x", "wins": 1, "draws": 0, "losses": 0}],
+                "engine": "e",
+                "limit": "l",
+                "anchor": "a",
+                "anchor_elo": 1,
+            }
+        )
 
 
 def test_the_rating_uses_the_ladders_covariance():
-    fit = fit_ladder(_ladder([PairRecord("a", "b", 10, 4, 26), PairRecord("b", "c", 12, 4, 24)],
-                             centre=("a", "b", "c"), centre_elo=1800.0))
+    fit = fit_ladder(
+        _ladder(
+            [PairRecord("a", "b", 10, 4, 26), PairRecord("b", "c", 12, 4, 24)],
+            centre=("a", "b", "c"),
+            centre_elo=1800.0,
+        )
+    )
     opp = ladder_opponents(fit, {"model-x": 1500.0})
     assert opp.se("model-x") == 0.0 and opp.se("b") > 0
     r = rate([Record("b", wins=10, draws=5, losses=10)], opp)
@@ -127,13 +160,17 @@ PAIR_GAMES = {p: 24 for p in itertools.combinations(TRUTH, 2)}
 
 
 @pytest.mark.parametrize("draw_share", [0.0, 0.3])
-def test_the_intervals_cover_the_true_rating_at_about_the_nominal_rate_across_the_ladder(draw_share):
+def test_the_intervals_cover_the_true_rating_at_about_the_nominal_rate_across_the_ladder(
+    draw_share,
+):
     # without draws the half-point likelihood is exact and the coverage comes out near 0.95
     # (0.94 over 560 simulated players, two seeds); draws make the results less noisy than it
     # assumes, so with them it comes out over (0.99). Here a smaller sample guards against
     # under-coverage, anywhere on the ladder.
     thetas = [900.0, 1350.0, 1700.0, 2050.0, 2400.0, 2750.0, 3200.0]
-    trials = coverage(TRUTH, PAIR_GAMES, thetas, anchor="l1", games=60, reps=15, seed=11, draw_share=draw_share)
+    trials = coverage(
+        TRUTH, PAIR_GAMES, thetas, anchor="l1", games=60, reps=15, seed=11, draw_share=draw_share
+    )
     covered = sum(t.rating.covers(t.truth) for t in trials) / len(trials)
     print(f"draw share {draw_share}: coverage {covered:.3f} over {len(trials)} simulated players")
     assert covered >= 0.88

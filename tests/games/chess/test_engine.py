@@ -84,7 +84,10 @@ def test_cache_key_holds_fen_engine_limit_and_restriction():
 
 def test_redis_cache_is_shared_between_clients(redis_url):
     prefix = f"podium:test:chess:{uuid.uuid4().hex}:"
-    a, b = RedisAnalysisCache(redis_url, prefix=prefix), RedisAnalysisCache(redis_url, prefix=prefix)
+    a, b = (
+        RedisAnalysisCache(redis_url, prefix=prefix),
+        RedisAnalysisCache(redis_url, prefix=prefix),
+    )
     try:
         assert a.get("k") is None
         a.put("k", {"cp": 12, "mate": None})

@@ -23,7 +23,10 @@ def test_it_serves_many_threads_with_at_most_size_engines():
         return engine
 
     pool = EnginePool(factory, size=2)
-    boards = [chess.Board(), chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")]
+    boards = [
+        chess.Board(),
+        chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+    ]
     results: list[str | None] = []
     lock = threading.Lock()
 

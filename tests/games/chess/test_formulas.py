@@ -42,10 +42,18 @@ def test_it_gives_lichess_move_accuracy():
     assert move_accuracy(100, 0) == 0.0  # clamped at 0
 
 
-@pytest.mark.parametrize("drop,expected", [
-    (0.0, "best"), (0.49, "best"), (0.5, "excellent"), (1.99, "excellent"), (2.0, "good"),
-    (4.99, "good"), (30.0, "good"),  # Podium's classes never call a move worse than good
-])
+@pytest.mark.parametrize(
+    "drop,expected",
+    [
+        (0.0, "best"),
+        (0.49, "best"),
+        (0.5, "excellent"),
+        (1.99, "excellent"),
+        (2.0, "good"),
+        (4.99, "good"),
+        (30.0, "good"),  # Podium's classes never call a move worse than good
+    ],
+)
 def test_it_gives_unjudged_moves_podiums_own_classes(drop, expected):
     assert classify(drop, is_engine_top=False) == expected
 

@@ -51,10 +51,15 @@ def test_it_passes_lilas_own_game_accuracy_cases(cps, white, wtol, black, btol):
     assert _close(acc["white"], white, wtol) and _close(acc["black"], black, btol)
 
 
-@pytest.mark.parametrize("cps,black,btol,white,wtol", [
-    ([15, 15], 100, 1, 100, 1), ([900, 900], 10, 5, 100, 1), ([15, -900], 100, 1, 10, 5),
-    ([900, 0], 10, 5, 10, 5),
-])
+@pytest.mark.parametrize(
+    "cps,black,btol,white,wtol",
+    [
+        ([15, 15], 100, 1, 100, 1),
+        ([900, 900], 10, 5, 100, 1),
+        ([15, -900], 100, 1, 10, 5),
+        ([900, 0], 10, 5, 10, 5),
+    ],
+)
 def test_it_passes_lilas_cases_where_black_moves_first(cps, black, btol, white, wtol):
     acc = game_accuracy(cps, white_to_move_first=False)
     assert _close(acc["black"], black, btol) and _close(acc["white"], white, wtol)
@@ -77,20 +82,23 @@ def test_d1_the_harmonic_mean_counts_a_zero_accuracy_as_one():
     assert game_accuracy(cps)["white"] - 16.8067 / 2 == pytest.approx(39.2898, abs=5e-4)
 
 
-@pytest.mark.parametrize("before,after,verdict", [
-    ((1500, None), (700, None), "inaccuracy"),  # D2: judged on uncapped cp
-    ((None, 5), (750, None), "mistake"),  # D3: mate in 5 -> +750
-    ((-800, None), (None, -4), "mistake"),  # D3: -800 -> mated in 4
-    ((None, 5), (1200, None), "inaccuracy"),  # D3: mate in 5 -> +1200
-    ((-1200, None), (None, -4), "inaccuracy"),  # D3: -1200 -> mated in 4
-    ((None, 3), (300, None), "blunder"),  # a mate thrown away for a small edge
-    ((200, None), (None, -2), "blunder"),  # a forced mate allowed from an even position
-    ((None, 2), (None, -3), "blunder"),  # from mating to being mated: "cp or zero" is 0
-    ((None, 2), (None, 6), None),  # a slower mate is no verdict on Lichess
-    ((None, -6), (None, -2), None),  # nor is a faster defeat
-    ((50, None), (None, 4), None),  # finding a mate
-    ((30, None), (-20, None), None),  # 0.046 of winning chances lost: below 0.1
-])
+@pytest.mark.parametrize(
+    "before,after,verdict",
+    [
+        ((1500, None), (700, None), "inaccuracy"),  # D2: judged on uncapped cp
+        ((None, 5), (750, None), "mistake"),  # D3: mate in 5 -> +750
+        ((-800, None), (None, -4), "mistake"),  # D3: -800 -> mated in 4
+        ((None, 5), (1200, None), "inaccuracy"),  # D3: mate in 5 -> +1200
+        ((-1200, None), (None, -4), "inaccuracy"),  # D3: -1200 -> mated in 4
+        ((None, 3), (300, None), "blunder"),  # a mate thrown away for a small edge
+        ((200, None), (None, -2), "blunder"),  # a forced mate allowed from an even position
+        ((None, 2), (None, -3), "blunder"),  # from mating to being mated: "cp or zero" is 0
+        ((None, 2), (None, 6), None),  # a slower mate is no verdict on Lichess
+        ((None, -6), (None, -2), None),  # nor is a faster defeat
+        ((50, None), (None, 4), None),  # finding a mate
+        ((30, None), (-20, None), None),  # 0.046 of winning chances lost: below 0.1
+    ],
+)
 def test_it_judges_moves_like_lichess(before, after, verdict):
     assert lichess_judgement(before[0], before[1], after[0], after[1]) == verdict
 
@@ -102,11 +110,23 @@ def test_d2_the_capped_drop_alone_would_call_plus_1500_to_plus_700_good():
     assert drop == pytest.approx(4.6051, abs=1e-4)
     assert winning_chances(1500) - winning_chances(700) == pytest.approx(0.13325, abs=1e-5)
     assert classify(drop, is_engine_top=False) == "good"
-    assert classify(drop, is_engine_top=False, judgement=lichess_judgement(1500, None, 700, None)) == "inaccuracy"
+    assert (
+        classify(drop, is_engine_top=False, judgement=lichess_judgement(1500, None, 700, None))
+        == "inaccuracy"
+    )
 
 
-@pytest.mark.parametrize("after,verdict", [(-54, None), (-55, "inaccuracy"), (-110, "inaccuracy"),
-                                           (-111, "mistake"), (-168, "mistake"), (-169, "blunder")])
+@pytest.mark.parametrize(
+    "after,verdict",
+    [
+        (-54, None),
+        (-55, "inaccuracy"),
+        (-110, "inaccuracy"),
+        (-111, "mistake"),
+        (-168, "mistake"),
+        (-169, "blunder"),
+    ],
+)
 def test_the_thresholds_on_either_side(after, verdict):
     # from 0 cp, -54 loses 0.0991 of winning chances and -55 loses 0.1009; -110 / -111 and
     # -168 / -169 straddle 0.2 and 0.3

@@ -8,7 +8,9 @@ from games.chess.puzzles import COLUMNS, PuzzleFormatError, load_puzzles
 
 HEADER = ",".join(COLUMNS)
 # Black pushes c7-c6, then Ra8 is mate.
-GOOD = "t0001,6k1/2p2ppp/8/8/8/8/5PPP/R5K1 b - - 0 1,c7c6 a1a8,600,80,90,100,mate mateIn1,https://x/1,"
+GOOD = (
+    "t0001,6k1/2p2ppp/8/8/8/8/5PPP/R5K1 b - - 0 1,c7c6 a1a8,600,80,90,100,mate mateIn1,https://x/1,"
+)
 
 
 def write(tmp_path, *rows, header=HEADER, encoding="utf-8", name="p.csv"):
@@ -37,15 +39,21 @@ def test_a_file_without_header_is_read_in_lichess_column_order(tmp_path):
     assert p.id == "t0001"
 
 
-@pytest.mark.parametrize("row,message", [
-    (GOOD.replace("6k1/2p2ppp/8", "6k1/2p2ppp/9"), r"p\.csv:3 \(puzzle t0001\): field FEN is not a valid FEN"),
-    (GOOD.replace("R5K1 b", "R5KK b"), "field FEN is not a legal position"),
-    (GOOD.replace("c7c6 a1a8", "c7c6 a1a9"), "field Moves, move 2 'a1a9' is not UCI"),
-    (GOOD.replace("c7c6 a1a8", "c7c6 a1b8"), "field Moves, move 2 'a1b8' is illegal"),
-    (GOOD.replace("c7c6 a1a8", "c7c6"), "field Moves needs the set-up move"),
-    (GOOD.replace(",600,", ",six hundred,"), "field Rating is not an integer: 'six hundred'"),
-    (GOOD.replace("t0001", ""), "field PuzzleId is empty"),
-])
+@pytest.mark.parametrize(
+    "row,message",
+    [
+        (
+            GOOD.replace("6k1/2p2ppp/8", "6k1/2p2ppp/9"),
+            r"p\.csv:3 \(puzzle t0001\): field FEN is not a valid FEN",
+        ),
+        (GOOD.replace("R5K1 b", "R5KK b"), "field FEN is not a legal position"),
+        (GOOD.replace("c7c6 a1a8", "c7c6 a1a9"), "field Moves, move 2 'a1a9' is not UCI"),
+        (GOOD.replace("c7c6 a1a8", "c7c6 a1b8"), "field Moves, move 2 'a1b8' is illegal"),
+        (GOOD.replace("c7c6 a1a8", "c7c6"), "field Moves needs the set-up move"),
+        (GOOD.replace(",600,", ",six hundred,"), "field Rating is not an integer: 'six hundred'"),
+        (GOOD.replace("t0001", ""), "field PuzzleId is empty"),
+    ],
+)
 def test_bad_rows_name_file_line_puzzle_and_field(tmp_path, row, message):
     path = write(tmp_path, GOOD.replace("t0001", "ok1"), row)
     with pytest.raises(PuzzleFormatError, match=message) as exc:
@@ -92,10 +100,14 @@ def test_a_rating_range_and_limit_select_a_subset(puzzle_sample):
 
 
 def test_rows_outside_the_range_are_not_parsed_but_their_rating_must_be_a_number(tmp_path):
-    broken_easy = GOOD.replace("t0001", "easy").replace(",600,", ",300,").replace("c7c6 a1a8", "c7c6 a1b8")
+    broken_easy = (
+        GOOD.replace("t0001", "easy").replace(",600,", ",300,").replace("c7c6 a1a8", "c7c6 a1b8")
+    )
     path = write(tmp_path, broken_easy, GOOD)
     assert [p.id for p in load_puzzles(path, min_rating=500)] == ["t0001"]
     with pytest.raises(PuzzleFormatError, match="field Moves"):
         load_puzzles(path)
-    with pytest.raises(PuzzleFormatError, match=r"p\.csv:2 \(puzzle easy\): field Rating is not an integer"):
+    with pytest.raises(
+        PuzzleFormatError, match=r"p\.csv:2 \(puzzle easy\): field Rating is not an integer"
+    ):
         load_puzzles(write(tmp_path, broken_easy.replace(",300,", ",low,"), GOOD), min_rating=500)

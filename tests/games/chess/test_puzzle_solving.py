@@ -12,11 +12,17 @@ from games.chess.engine import Engine, SearchLimit
 from games.chess.puzzles import Puzzle, accuracy_by_band, load_puzzles, rating_band, solve_puzzle
 
 # Black pushes c7-c6; White has two mating moves (Ra8#, Rb8#), the listed one is Ra8.
-TWO_MATES = Puzzle(id="m1", fen="6k1/2p2ppp/8/8/8/8/5PPP/RR4K1 b - - 0 1", moves=("c7c6", "a1a8"), rating=500)
+TWO_MATES = Puzzle(
+    id="m1", fen="6k1/2p2ppp/8/8/8/8/5PPP/RR4K1 b - - 0 1", moves=("c7c6", "a1a8"), rating=500
+)
 # A two-step line checked move by move: White takes the queen on d5, then, after the listed
 # reply Ra7, plays Qa8+.
-TWO_STEPS = Puzzle(id="s2", fen="r3k3/8/8/3q4/8/8/3Q4/4K3 b - - 0 1",
-                   moves=("e8f8", "d2d5", "a8a7", "d5a8"), rating=1200)
+TWO_STEPS = Puzzle(
+    id="s2",
+    fen="r3k3/8/8/3q4/8/8/3Q4/4K3 b - - 0 1",
+    moves=("e8f8", "d2d5", "a8a7", "d5a8"),
+    rating=1200,
+)
 
 
 def fixed(*ucis: str):
@@ -44,9 +50,11 @@ def test_every_solver_move_must_be_right():
 
 def test_accuracy_by_band():
     bands = accuracy_by_band([(400, True), (999, False), (1000, True), (2600, True)])
-    assert bands == {"<1000": {"n": 2, "solved": 1, "rate": 0.5},
-                     "1000-1499": {"n": 1, "solved": 1, "rate": 1.0},
-                     "2500+": {"n": 1, "solved": 1, "rate": 1.0}}
+    assert bands == {
+        "<1000": {"n": 2, "solved": 1, "rate": 0.5},
+        "1000-1499": {"n": 1, "solved": 1, "rate": 1.0},
+        "2500+": {"n": 1, "solved": 1, "rate": 1.0},
+    }
     assert rating_band(1499) == "1000-1499" and rating_band(1500) == "1500-1999"
 
 
@@ -62,16 +70,20 @@ def test_stockfish_solves_at_least_95_percent_of_the_sample(puzzle_sample):
     with Engine(limit=SearchLimit(nodes=SOLVER_NODES)) as sf:
         results = [(p.rating, solve_puzzle(p, lambda b: sf.play(b)).solved) for p in puzzles]
     rate = sum(s for _, s in results) / len(results)
-    print(f"stockfish nodes={SOLVER_NODES}: puzzle accuracy {rate:.4f} on {len(results)}; "
-          f"by band {accuracy_by_band(results)}")
+    print(
+        f"stockfish nodes={SOLVER_NODES}: puzzle accuracy {rate:.4f} on {len(results)}; "
+        f"by band {accuracy_by_band(results)}"
+    )
     assert rate >= 0.95
 
 
 def test_random_legal_is_far_below(puzzle_sample):
     puzzles = load_puzzles(puzzle_sample)
     rng = random.Random(0)
-    solved = sum(solve_puzzle(p, lambda b: rng.choice(sorted(b.legal_moves, key=chess.Move.uci))).solved
-                 for p in puzzles)
+    solved = sum(
+        solve_puzzle(p, lambda b: rng.choice(sorted(b.legal_moves, key=chess.Move.uci))).solved
+        for p in puzzles
+    )
     rate = solved / len(puzzles)
     print(f"random legal: puzzle accuracy {rate:.4f}")
     assert rate < 0.2

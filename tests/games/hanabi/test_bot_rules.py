@@ -23,13 +23,19 @@ def view(game: HanabiGame, seed: int = 0) -> BotView:
 
 # ----- hand slots (Hand / TimedHand) --------------------------------------------------------
 
+
 def test_a_drawn_card_takes_the_slot_its_predecessor_left():
     game = stacked(2, "R1 Y1 G1 W1 B1", "R2 Y2 G2 W2 B2", moves=("(Play 1)",))
     # HLE shifted the hand left and appended the new card at index 4; the original keeps
     # it in slot 1, so slot 1 now holds HLE index 4
     assert game.slots[0] == [0, 4, 1, 2, 3]
     assert [game.hands[0][i] for i in game.slots[0]] == [
-        parse_card("R1"), game.hands[0][4], parse_card("G1"), parse_card("W1"), parse_card("B1")]
+        parse_card("R1"),
+        game.hands[0][4],
+        parse_card("G1"),
+        parse_card("W1"),
+        parse_card("B1"),
+    ]
     assert game.clone().slots == game.slots
 
 
@@ -37,20 +43,38 @@ def test_rules_walk_slots_not_hle_indices():
     # p0 discards slot 0; its replacement G1 sits in slot 0 but at HLE index 4. After p1
     # tells p0 "rank 1", both G1 and Y1 are safe; the original plays the first SLOT, which
     # holds the new card, not the first HLE index (Y1).
-    game = stacked(2, "R3 Y1 G3 W3 B3", "R4 Y4 G4 W4 B4", "G1",
-                   moves=("(Reveal player +1 rank 4)", "(Reveal player +1 rank 3)",
-                          "(Discard 0)", "(Reveal player +1 rank 1)"))
+    game = stacked(
+        2,
+        "R3 Y1 G3 W3 B3",
+        "R4 Y4 G4 W4 B4",
+        "G1",
+        moves=(
+            "(Reveal player +1 rank 4)",
+            "(Reveal player +1 rank 3)",
+            "(Discard 0)",
+            "(Reveal player +1 rank 1)",
+        ),
+    )
     assert game.slots[0] == [4, 0, 1, 2, 3]
     assert r.PLAY_SAFE_CARD(view(game)) == "(Play 4)"
 
 
 # ----- plays ----------------------------------------------------------------------------------
 
+
 def test_play_safe_card_counts_the_cards_the_player_cannot_see():
     # p0's slot 1 is known red; every R2-R5 is in p1's or p2's hand, so it must be an R1.
-    game = stacked(3, "G3 R1 G4 B3 B4", "R2 R2 R3 R3 R4", "R4 R5 Y3 Y4 W3",
-                   moves=("(Reveal player +1 rank 2)", "(Reveal player +2 color R)",
-                          "(Reveal player +2 rank 2)"))
+    game = stacked(
+        3,
+        "G3 R1 G4 B3 B4",
+        "R2 R2 R3 R3 R4",
+        "R4 R5 Y3 Y4 W3",
+        moves=(
+            "(Reveal player +1 rank 2)",
+            "(Reveal player +2 color R)",
+            "(Reveal player +2 rank 2)",
+        ),
+    )
     v = view(game)
     assert r.PLAY_IF_CERTAIN(v) is None  # hints alone leave its rank open
     assert r.PLAY_SAFE_CARD(v) == "(Play 1)"
@@ -58,8 +82,12 @@ def test_play_safe_card_counts_the_cards_the_player_cannot_see():
 
 def test_probably_rules_take_the_last_slot_among_equals_and_fire_at_probability_zero():
     # p0 holds five 5s and knows it: nothing is playable, every slot has probability 0
-    game = stacked(2, "R5 Y5 G5 W5 B5", "R1 Y1 G1 W1 B1",
-                   moves=("(Reveal player +1 rank 1)", "(Reveal player +1 rank 5)"))
+    game = stacked(
+        2,
+        "R5 Y5 G5 W5 B5",
+        "R1 Y1 G1 W1 B1",
+        moves=("(Reveal player +1 rank 1)", "(Reveal player +1 rank 5)"),
+    )
     v = view(game)
     assert r.play_probably_safe(0.6)(v) is None
     assert r.play_probably_safe(0.0)(v) == "(Play 4)"  # the hail mary's threshold
@@ -83,6 +111,7 @@ def test_the_hail_mary_condition_is_the_original_players_view_of_the_deck():
 
 # ----- discards -------------------------------------------------------------------------------
 
+
 def test_van_den_bergh_discards_only_a_certainly_useless_card():
     # p0 plays R1, then learns its other R1 is a "1" (could still be Y1..B1: p < 1), then
     # that it is red: an R1 with R1 already played is useless with probability 1
@@ -98,6 +127,7 @@ def test_van_den_bergh_discards_only_a_certainly_useless_card():
 
 # ----- hints ----------------------------------------------------------------------------------
 
+
 def test_iggi_tells_anyone_about_a_useful_card_rank_first():
     # 3 players: the next player holds nothing playable, the one after holds R1
     game = stacked(3, "R3 R4 G3 W3 B3", "Y3 Y4 G4 W4 B4", "Y2 R1 G2 W2 B2")
@@ -105,9 +135,17 @@ def test_iggi_tells_anyone_about_a_useful_card_rank_first():
     assert r.TELL_ANYONE_ABOUT_USEFUL_CARD(v) == "(Reveal player +2 rank 1)"
     assert make_bot("iggi", seed=0, seat=0).act(game) == "(Reveal player +2 rank 1)"
     # once the rank is known, the colour
-    told = stacked(3, "R3 R4 G3 W3 B3", "Y3 Y4 G4 W4 B4", "Y2 R1 G2 W2 B2",
-                   moves=("(Reveal player +2 rank 1)", "(Reveal player +2 color R)",
-                          "(Reveal player +2 color G)"))
+    told = stacked(
+        3,
+        "R3 R4 G3 W3 B3",
+        "Y3 Y4 G4 W4 B4",
+        "Y2 R1 G2 W2 B2",
+        moves=(
+            "(Reveal player +2 rank 1)",
+            "(Reveal player +2 color R)",
+            "(Reveal player +2 color G)",
+        ),
+    )
     assert r.TELL_ANYONE_ABOUT_USEFUL_CARD(view(told)) == "(Reveal player +2 color R)"
 
 
@@ -132,10 +170,13 @@ def test_tell_most_information_counts_new_touches_ranks_before_colours():
 def test_van_den_bergh_has_no_tell_useless_card_rule():
     # R1 is played, so p1's R1 is useless; the corrected agent tells the most information
     # (rank 3: two cards) instead of pointing at the useless card
-    game = stacked(2, "R1 Y4 G4 W4 B4", "R1 G3 G4 B3 B4", "R5",
-                   moves=("(Play 0)", "(Reveal player +1 rank 4)"))
+    game = stacked(
+        2, "R1 Y4 G4 W4 B4", "R1 G3 G4 B3 B4", "R5", moves=("(Play 0)", "(Reveal player +1 rank 4)")
+    )
     assert [rule.name for rule in VanDenBergh.rules][2:4] == [
-        "tell anyone about useful card", "tell most information (new)"]
+        "tell anyone about useful card",
+        "tell most information (new)",
+    ]
     assert make_bot("vandenbergh", seed=0, seat=0).decide(game).move == "(Reveal player +1 rank 3)"
 
 
@@ -143,17 +184,30 @@ def test_tell_randomly_tells_the_next_player_about_one_of_their_cards():
     game = stacked(3, "R3 R4 G3 W3 B3", "Y3 Y4 G4 W4 B4", "Y2 R1 G2 W2 B2")
     told = {r.TELL_RANDOMLY(view(game, seed)) for seed in range(200)}
     assert all(m.startswith("(Reveal player +1 ") for m in told)
-    assert told == {"(Reveal player +1 rank 3)", "(Reveal player +1 rank 4)",
-                    "(Reveal player +1 color Y)", "(Reveal player +1 color G)",
-                    "(Reveal player +1 color W)", "(Reveal player +1 color B)"}
+    assert told == {
+        "(Reveal player +1 rank 3)",
+        "(Reveal player +1 rank 4)",
+        "(Reveal player +1 color Y)",
+        "(Reveal player +1 color G)",
+        "(Reveal player +1 color W)",
+        "(Reveal player +1 color B)",
+    }
 
 
 def test_tell_unknown_tells_the_next_player_colour_first():
     game = stacked(3, "R3 R4 G3 W3 B3", "Y3 Y4 G4 W4 B4", "Y2 R1 G2 W2 B2")
     assert r.TELL_UNKNOWN(view(game)) == "(Reveal player +1 color Y)"
-    game = stacked(3, "R3 R4 G3 W3 B3", "Y3 Y4 G4 W4 B4", "Y2 R1 G2 W2 B2",
-                   moves=("(Reveal player +1 color Y)", "(Reveal player +1 color R)",
-                          "(Reveal player +1 color G)"))
+    game = stacked(
+        3,
+        "R3 R4 G3 W3 B3",
+        "Y3 Y4 G4 W4 B4",
+        "Y2 R1 G2 W2 B2",
+        moves=(
+            "(Reveal player +1 color Y)",
+            "(Reveal player +1 color R)",
+            "(Reveal player +1 color G)",
+        ),
+    )
     # p1's first two cards are known yellow: the first unknown attribute is slot 0's rank
     assert r.TELL_UNKNOWN(view(game)) == "(Reveal player +1 rank 3)"
 
@@ -169,9 +223,18 @@ def test_tell_and_discard_rules_respect_the_token_limits():
 def test_tell_dispensable_completes_a_half_known_card_that_is_already_played():
     # R1 is on the table; p1 knows its card 0 is a "1" but not its colour: telling "red"
     # shows it can go (Piers's TellDispensable, under four tokens in that agent)
-    game = stacked(2, "R1 Y3 G3 W3 B3", "R1 G4 W4 B4 Y4",
-                   moves=("(Play 0)", "(Reveal player +1 rank 3)", "(Reveal player +1 rank 1)",
-                          "(Reveal player +1 rank 3)"))
+    game = stacked(
+        2,
+        "R1 Y3 G3 W3 B3",
+        "R1 G4 W4 B4 Y4",
+        moves=(
+            "(Play 0)",
+            "(Reveal player +1 rank 3)",
+            "(Reveal player +1 rank 1)",
+            "(Reveal player +1 rank 3)",
+        ),
+    )
     assert r.TELL_DISPENSABLE(view(game)) == "(Reveal player +1 color R)"
-    assert [rule.name for rule in make_bot("piers", seed=0, seat=0).rules][4] == \
-        "tell dispensable (info < 4)"
+    assert [rule.name for rule in make_bot("piers", seed=0, seat=0).rules][
+        4
+    ] == "tell dispensable (info < 4)"

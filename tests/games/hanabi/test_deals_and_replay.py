@@ -24,8 +24,11 @@ def test_it_deals_the_same_cards_for_a_seed_whoever_plays():
     deck = deck_order(17)
     for game in (a, b):
         dealt = 50 - game.deck_size
-        drawn = sorted(game.discards + [c for h in game.hands for c in h]
-                       + [c * 5 + r for c, h in enumerate(game.fireworks) for r in range(h)])
+        drawn = sorted(
+            game.discards
+            + [c for h in game.hands for c in h]
+            + [c * 5 + r for c, h in enumerate(game.fireworks) for r in range(h)]
+        )
         assert drawn == sorted(deck[:dealt])
 
 

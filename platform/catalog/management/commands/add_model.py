@@ -18,7 +18,9 @@ class Command(BaseCommand):
         parser.add_argument("--params", default="{}", help='JSON, e.g. {"temperature": 0.6}')
         parser.add_argument("--organisation", default="")
         parser.add_argument("--open-weights", action="store_true")
-        parser.add_argument("--params-b", type=float, default=None, help="parameter count (billions)")
+        parser.add_argument(
+            "--params-b", type=float, default=None, help="parameter count (billions)"
+        )
         parser.add_argument("--vision", action="store_true")
         parser.add_argument("--rpm", type=int, default=None)
         parser.add_argument("--tpm", type=int, default=None)
@@ -31,11 +33,19 @@ class Command(BaseCommand):
             raise CommandError(f"--params is not valid JSON: {exc}") from None
         try:
             entry = model_register(
-                slug=o["slug"], display_name=o["name"] or o["slug"], litellm_model=o["litellm_model"],
-                api_base=o["api_base"], api_key_env=o["key_env"], params=params,
-                organisation=o["organisation"], open_weights=o["open_weights"],
-                parameter_count_b=o["params_b"], modality="vision" if o["vision"] else "text",
-                rpm_limit=o["rpm"], tpm_limit=o["tpm"], max_concurrency=o["max_concurrency"],
+                slug=o["slug"],
+                display_name=o["name"] or o["slug"],
+                litellm_model=o["litellm_model"],
+                api_base=o["api_base"],
+                api_key_env=o["key_env"],
+                params=params,
+                organisation=o["organisation"],
+                open_weights=o["open_weights"],
+                parameter_count_b=o["params_b"],
+                modality="vision" if o["vision"] else "text",
+                rpm_limit=o["rpm"],
+                tpm_limit=o["tpm"],
+                max_concurrency=o["max_concurrency"],
             )
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from None

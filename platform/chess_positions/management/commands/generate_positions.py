@@ -19,8 +19,14 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         try:
-            benches = positions_generate(out=opts["out"], n=opts["n"], seed=opts["seed"], name=opts["name"],
-                                         nodes=opts["nodes"], register=not opts["no_register"])
+            benches = positions_generate(
+                out=opts["out"],
+                n=opts["n"],
+                seed=opts["seed"],
+                name=opts["name"],
+                nodes=opts["nodes"],
+                register=not opts["no_register"],
+            )
         except EngineNotFoundError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"wrote {opts['n']} positions to {opts['out']}")

@@ -13,14 +13,20 @@ from jobs.models import Run
 
 
 class Command(BaseCommand):
-    help = ("Write every finished game of a Hanabi run as one self-contained JSON line: "
-            "move logs (default) or candidate utilities (--kind rewards, needs regret).")
+    help = (
+        "Write every finished game of a Hanabi run as one self-contained JSON line: "
+        "move logs (default) or candidate utilities (--kind rewards, needs regret)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("run", type=int, help="Run id")
         parser.add_argument("--out", help="output path (default: standard output)")
-        parser.add_argument("--kind", choices=("logs", "rewards"), default="logs",
-                            help="logs: every move as seen; rewards: every candidate's utility")
+        parser.add_argument(
+            "--kind",
+            choices=("logs", "rewards"),
+            default="logs",
+            help="logs: every move as seen; rewards: every candidate's utility",
+        )
 
     def handle(self, *args, run: int, out: str | None = None, kind: str = "logs", **options):
         try:

@@ -21,12 +21,24 @@ class Command(BaseCommand):
     help = "Submit an evaluation job and follow its progress until it ends (or --detach)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--model", action="append", required=True,
-                            help="model slug or litellm model string; repeatable")
-        parser.add_argument("--benchmark", action="append", required=True,
-                            help="benchmark slug or pattern such as 'hanabi/*'; repeatable")
-        parser.add_argument("--samples", type=int, default=None,
-                            help="samples per problem / seeds per configuration")
+        parser.add_argument(
+            "--model",
+            action="append",
+            required=True,
+            help="model slug or litellm model string; repeatable",
+        )
+        parser.add_argument(
+            "--benchmark",
+            action="append",
+            required=True,
+            help="benchmark slug or pattern such as 'hanabi/*'; repeatable",
+        )
+        parser.add_argument(
+            "--samples",
+            type=int,
+            default=None,
+            help="samples per problem / seeds per configuration",
+        )
         parser.add_argument("--name", default="")
         parser.add_argument("--detach", action="store_true", help="return as soon as it is queued")
         parser.add_argument("--timeout", type=float, default=None, help="stop following after N s")
@@ -35,12 +47,15 @@ class Command(BaseCommand):
         try:
             models = models_by_names(opts["model"])
             benchmarks = benchmarks_by_patterns(opts["benchmark"])
-            job = job_submit(models=models, benchmarks=benchmarks, samples=opts["samples"],
-                             name=opts["name"])
+            job = job_submit(
+                models=models, benchmarks=benchmarks, samples=opts["samples"], name=opts["name"]
+            )
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from None
-        self.stdout.write(f"job {job.pk}: {len(models)} model(s) x {len(benchmarks)} benchmark(s), "
-                          f"{job.total_items} items")
+        self.stdout.write(
+            f"job {job.pk}: {len(models)} model(s) x {len(benchmarks)} benchmark(s), "
+            f"{job.total_items} items"
+        )
         if opts["detach"]:
             return
         started = time.monotonic()
@@ -48,8 +63,10 @@ class Command(BaseCommand):
         last = None
         while True:
             p = job_progress(job_id=job.pk)
-            line = (f"{_bar(p['done'], p['failed'], p['total'])} {p['done'] + p['failed']}/{p['total']}"
-                    f" done={p['done']} failed={p['failed']} running={p['running']}")
+            line = (
+                f"{_bar(p['done'], p['failed'], p['total'])} {p['done'] + p['failed']}/{p['total']}"
+                f" done={p['done']} failed={p['failed']} running={p['running']}"
+            )
             if p["rate_per_s"]:
                 line += f" {p['rate_per_s']:.2f} items/s"
             if p["eta_s"] is not None:
@@ -68,7 +85,9 @@ class Command(BaseCommand):
         if tty:
             self.stdout.write("")
         job.refresh_from_db()
-        self.stdout.write(f"job {job.pk} {job.status}: {job.done_items} done, {job.failed_items} failed")
+        self.stdout.write(
+            f"job {job.pk} {job.status}: {job.done_items} done, {job.failed_items} failed"
+        )
         for run in job.runs.select_related("model", "benchmark"):
             se = f" ± {run.score_se:.3g}" if run.score_se is not None else ""
             score = f"{run.score:.4g}{se}" if run.score is not None else "—"

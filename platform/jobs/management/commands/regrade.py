@@ -10,14 +10,19 @@ from jobs.regrade import run_regrade
 
 
 class Command(BaseCommand):
-    help = ("Re-grade a run's stored replies with the current grader version (families with a "
-            "regrade hook: HiPhO), without "
-            "calling the model; the old grades stay in each item's details history.")
+    help = (
+        "Re-grade a run's stored replies with the current grader version (families with a "
+        "regrade hook: HiPhO), without "
+        "calling the model; the old grades stay in each item's details history."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("run", type=int, help="run id")
-        parser.add_argument("--answers-only", action="store_true",
-                            help="do not call the judge; keep the stored step-level grades")
+        parser.add_argument(
+            "--answers-only",
+            action="store_true",
+            help="do not call the judge; keep the stored step-level grades",
+        )
 
     def handle(self, *args, **options):
         run = Run.objects.select_related("benchmark__judge").filter(pk=options["run"]).first()
@@ -28,6 +33,9 @@ class Command(BaseCommand):
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         run.refresh_from_db()
-        self.stdout.write(self.style.SUCCESS(
-            f"run {run.pk}: re-graded {result['regraded']} items ({result['changed']} changed); "
-            f"score {run.score}"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"run {run.pk}: re-graded {result['regraded']} items ({result['changed']} changed); "
+                f"score {run.score}"
+            )
+        )
