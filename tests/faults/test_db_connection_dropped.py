@@ -1,6 +1,7 @@
 """The database connections of a worker are terminated (pg_terminate_backend) while it is in the
-middle of items, three times over: the items it held are released and retried, every item ends
-exactly once with a complete record, and the counters agree with the rows (nothing half-written).
+middle of items, three times over: every item ends exactly once with a complete record (whether
+the health-checked pool gave it a fresh connection or it was released and retried), and the
+counters agree with the rows (nothing half-written).
 
 PostgreSQL only (SQLite has no server connections to drop); CI runs it against PostgreSQL."""
 
@@ -60,7 +61,9 @@ def test_it_retries_items_whose_database_connection_dropped(
         what="the job to finish after the dropped connections",
     )
     log = worker.log()
-    assert "infrastructure error, retrying" in log, log[-3000:]
+    # A dropped connection is absorbed one of two ways: the health-checked pool hands the item a
+    # fresh connection (items give theirs back while they wait on the model), or the item is
+    # released and retried. Either is fine; a database error escaping the task is not.
     assert "raised unexpected: OperationalError" not in log, "a database error escaped the task"
 
     job.refresh_from_db()
@@ -68,7 +71,6 @@ def test_it_retries_items_whose_database_connection_dropped(
     items = ItemResult.objects.filter(run=run)
     assert job.failed_items == 0 and job.done_items == job.total_items == items.count() == 7
     assert not items.values("item_key", "sample_index").annotate(n=Count("id")).filter(n__gt=1)
-    assert items.filter(attempts__gt=1).exists(), "no item was retried"
     # each finished item is whole: the finishing write is one transaction
     for item in items:
         assert item.state == "done" and item.score is not None and item.finished_at is not None

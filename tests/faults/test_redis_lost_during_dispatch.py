@@ -29,7 +29,10 @@ def test_the_worker_survives_redis_dying_during_dispatch(
     hipho_exam,
     private_redis,
     broker_on,  # noqa: F811
+    settings,
 ):
+    # a long dispatch (700 items) needs more samples than the default cap allows
+    settings.PODIUM_MAX_SAMPLES = 100
     broker_on(private_redis.url)
     reference = ModelEntry.objects.get(litellm_model="builtin/reference")
     # built-in players only: the items and the dispatcher are on the CPU queue (jobs.queue)
