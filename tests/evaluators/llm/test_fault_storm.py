@@ -24,12 +24,19 @@ EXPECTED_REASON = {
 @pytest.mark.slow
 def test_it_completes_1000_calls_through_30_percent_faults(fake_llm, make_gateway, recorder):
     assert set(EXPECTED_REASON) == set(FAULT_KINDS)
+    # The gateway doubles a timed-out call's timeout (up to 4x), so a hang must outlast 4 x 1.5 s:
+    # a shorter hang ends in a dropped connection, which litellm reports as a 500, not a timeout.
     fake_llm.configure(
-        fault_rate=0.3, fault_kinds=FAULT_KINDS, retry_after="0", hang_s=5.0, latency=0.005
+        fault_rate=0.3, fault_kinds=FAULT_KINDS, retry_after="0", hang_s=8.0, latency=0.005
     )
     # 12 attempts: the chance that some call meets 12 faults in a row is 1000 * 0.3**12 ~ 5e-4.
+    # This test counts retries, not the timeout budget: allow as many timeouts as attempts.
     gateway = make_gateway(
-        on_call=recorder, max_attempts=12, backoff_base_s=0.005, backoff_max_s=0.05
+        on_call=recorder,
+        max_attempts=12,
+        max_timeouts=12,
+        backoff_base_s=0.005,
+        backoff_max_s=0.05,
     )
     # A timeout well above the fake's 5 ms, so only the injected hangs time out even when
     # this shared machine is busy.
