@@ -282,6 +282,9 @@ def schema() -> dict[str, Any]:
                 "properties": {
                     "live": obj,
                     "runs": {"type": "array", "items": {"$ref": ref + "Run"}},
+                    "runs_count": {"type": "integer"},
+                    "runs_page": {"type": "integer"},
+                    "runs_pages": {"type": "integer"},
                 },
             },
         ]
@@ -356,7 +359,9 @@ def schema() -> dict[str, Any]:
                 errors=(400, 401, 403, 405, 413, 422),
             ),
         },
-        "/api/jobs/{pk}": _get("One job with live progress and its runs", job_with_runs, [_id()]),
+        "/api/jobs/{pk}": _get(
+            "One job with live progress and one page of its runs", job_with_runs, [_id(), *_PAGING]
+        ),
         "/api/jobs/{pk}/cancel": _post(
             "Cancel a job (staff token)",
             {"$ref": ref + "Job"},

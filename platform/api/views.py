@@ -221,10 +221,16 @@ def job_detail(request, pk: int, token=None):
         .defer("spec", "metrics", "model__params", "benchmark__config")
         .order_by("id")
     )
+    # A campaign job holds thousands of runs: they come a page at a time (page, per_page), as the
+    # HTML job page shows them, so the response stays small and fast.
+    runs_page = paged(request, runs, run_json, per_page=100)
     return {
         **job_json(job),
         "live": job_progress(job_id=job.pk),
-        "runs": [run_json(r) for r in runs],
+        "runs": runs_page["results"],
+        "runs_count": runs_page["count"],
+        "runs_page": runs_page["page"],
+        "runs_pages": runs_page["pages"],
     }
 
 

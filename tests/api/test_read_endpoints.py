@@ -81,6 +81,12 @@ def test_jobs_list_and_detail(client, site):
     _error(client.get("/api/jobs", {"status": "sleeping"}), 400, "bad_request")
     detail = client.get(f"/api/jobs/{site['job'].pk}").json()
     assert detail["live"]["total"] == 6 and len(detail["runs"]) == 19
+    assert (detail["runs_count"], detail["runs_page"], detail["runs_pages"]) == (19, 1, 1)
+    # runs come a page at a time
+    second = client.get(f"/api/jobs/{site['job'].pk}", {"per_page": 5, "page": 2}).json()
+    assert (second["runs_count"], second["runs_page"], second["runs_pages"]) == (19, 2, 4)
+    assert [r["id"] for r in second["runs"]] == [r["id"] for r in detail["runs"]][5:10]
+    _error(client.get(f"/api/jobs/{site['job'].pk}", {"page": 9}), 404, "not_found")
     _error(client.get("/api/jobs/9999"), 404, "not_found")
 
 
