@@ -3,6 +3,7 @@
 #   docker build -t podium .                                   # public python:3.11-slim-bookworm, PyPI
 #   docker build --build-arg PYTHON_IMAGE=localhost/podium-python:3.11-bookworm -t podium .
 #
+# plotly.js comes from npm (the assets stage below; package.json, as `make install`).
 # Python packages come from ./wheelhouse when it holds wheels (an offline build: fill it on a
 # host that reaches the package index with `pip wheel -w wheelhouse ...`, as
 # scripts/compose_smoke.sh does), from the package index otherwise. The wheelhouse only
@@ -27,6 +28,23 @@ RUN set -eu; \
 COPY . /src
 RUN rm -rf /src/wheelhouse /src/requirements.in
 
+# Browser assets, as `make install` does (Makefile, node_modules/.installed): `npm ci` installs
+# package.json's plotly.js cartesian bundle (1.5 MB, against the plotly wheel's full 4.8 MB) into
+# node_modules/, where platform/podium/asset_finders.py prefers it. Like the Makefile, a build
+# without npm or without the registry (an offline build from ./wheelhouse) warns and leaves
+# node_modules/ empty: the image then serves the full bundle from the plotly wheel.
+FROM ${PYTHON_IMAGE} AS assets
+WORKDIR /assets
+COPY package.json package-lock.json ./
+RUN set -u; \
+    if { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends npm; } >/dev/null 2>&1 \
+       && npm ci --no-audit --no-fund --omit=dev; then \
+      echo "assets: plotly.js cartesian bundle installed from npm"; \
+    else \
+      rm -rf node_modules && mkdir node_modules; \
+      echo "warning: npm ci failed; the image serves the full plotly bundle from the plotly wheel"; \
+    fi
+
 FROM ${PYTHON_IMAGE}
 # Stockfish scores chess moves; Debian's package puts it at /usr/games/stockfish.
 RUN apt-get update \
@@ -35,6 +53,7 @@ RUN apt-get update \
  && useradd --system --uid 10001 --user-group --create-home --home-dir /home/podium podium
 COPY --from=build /opt/venv /opt/venv
 COPY --from=build /src /app
+COPY --from=assets /assets/node_modules /app/node_modules
 WORKDIR /app
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \

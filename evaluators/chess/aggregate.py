@@ -17,6 +17,7 @@ from evaluators.base import StoredOutcome
 from evaluators.chess.config import resolve_path
 from evaluators.chess.rating import load_ladder, rating_metrics
 from evaluators.stats import mean_se as _mean_se
+from games.chess.elo import WDL
 from games.chess.formulas import MOVE_CLASSES, NEVER_LEGAL, acpl
 from games.chess.puzzles import accuracy_by_band
 
@@ -94,6 +95,7 @@ def aggregate(config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> d
     }
     if task == "games":
         points = [float(o.details["points"]) for o in done]
+        overall = WDL.of_points(points)
         ladder = fit = None
         if config.get("ladder"):
             ladder, fit = load_ladder(resolve_path(str(config["ladder"])))
@@ -105,9 +107,7 @@ def aggregate(config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> d
         metrics.update(
             {
                 "games": len(done),
-                "wins": points.count(1.0),
-                "draws": points.count(0.5),
-                "losses": points.count(0.0),
+                **overall.counts(),
                 **rating,
                 "score": rating["elo"],
                 # the likelihood-ratio interval is not symmetric; its half width / 1.96 stands in
@@ -139,11 +139,14 @@ def aggregate(config: Mapping[str, Any], outcomes: Sequence[StoredOutcome]) -> d
 
 
 def _by_opponent(done: Sequence[StoredOutcome]) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
+    """Per opponent: games, points and W/D/L (from the model's side), and the opponent's given elo."""
+    points: dict[str, list[float]] = {}
+    elo: dict[str, Any] = {}
     for o in done:
-        d = out.setdefault(
-            o.details["opponent"], {"games": 0, "points": 0.0, "elo": o.details.get("opponent_elo")}
-        )
-        d["games"] += 1
-        d["points"] += float(o.details["points"])
+        points.setdefault(o.details["opponent"], []).append(float(o.details["points"]))
+        elo.setdefault(o.details["opponent"], o.details.get("opponent_elo"))
+    out: dict[str, dict[str, Any]] = {}
+    for name, pts in points.items():
+        wdl = WDL.of_points(pts)
+        out[name] = {"games": wdl.games, "points": wdl.points, **wdl.counts(), "elo": elo[name]}
     return out

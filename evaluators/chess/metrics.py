@@ -15,9 +15,15 @@ class BandAccuracy(TypedDict):
 
 
 class OpponentResult(TypedDict, total=False):
+    """The run's games against one opponent, counted from the model's side. Runs stored before
+    W/D/L were kept per opponent have only games, points and elo."""
+
     games: int
     points: float
-    elo: float | None
+    wins: int
+    draws: int
+    losses: int
+    elo: float | None  # the rating given in the benchmark's config, if any
 
 
 class Pairing(TypedDict):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.base import ConfigError, StoredOutcome
-from games.chess.elo import Opponents, Rating, Record, next_opponent, rate
+from games.chess.elo import WDL, Opponents, Rating, Record, next_opponent, rate
 from games.chess.ladder import Ladder, LadderError, LadderFit, fit_ladder, ladder_opponents
 
 DEFAULT_LADDER = "data/chess_ladder/stockfish-nodes20000.json"
@@ -60,14 +60,13 @@ def opponents(fit: LadderFit | None, config: Mapping[str, Any]) -> Opponents:
 
 def records(rows: Sequence[Mapping[str, Any]]) -> list[Record]:
     """Per-opponent W/D/L from finished games' details (``opponent``, ``points``)."""
-    tally: dict[str, list[int]] = {}
+    tally: dict[str, list[float]] = {}
     for row in rows:
         opp, pts = row.get("opponent"), row.get("points")
         if opp is None or pts is None:
             continue
-        t = tally.setdefault(str(opp), [0, 0, 0])
-        t[0 if float(pts) == 1.0 else 1 if float(pts) == 0.5 else 2] += 1
-    return [Record(o, *t) for o, t in sorted(tally.items())]
+        tally.setdefault(str(opp), []).append(float(pts))
+    return [Record(o, **WDL.of_points(p).counts()) for o, p in sorted(tally.items())]
 
 
 def choose_opponent(fit: LadderFit, finished: Sequence[Mapping[str, Any]]) -> str:
@@ -94,9 +93,7 @@ def rating_metrics(
         pairings.append(
             {
                 "opponent": r.opponent,
-                "wins": r.wins,
-                "draws": r.draws,
-                "losses": r.losses,
+                **r.counts(),
                 "rating": round(opp.mean(r.opponent), 1) if known else None,
                 "rating_se": round(opp.se(r.opponent), 1) if known else None,
             }
@@ -137,9 +134,6 @@ def ladder_summary(ladder: Ladder, fit: LadderFit) -> dict[str, Any]:
             }
             for n in ladder.players
         ],
-        "pairs": [
-            {"a": p.a, "b": p.b, "wins": p.wins, "draws": p.draws, "losses": p.losses}
-            for p in ladder.pairs
-        ],
+        "pairs": [{"a": p.a, "b": p.b, **p.counts()} for p in ladder.pairs],
         "unrated": list(fit.unrated),
     }

@@ -20,7 +20,7 @@ rated nearest the current estimate, where a game tells the most.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -32,10 +32,9 @@ LN10 = math.log(10.0)
 
 
 @dataclass(frozen=True)
-class Record:
-    """The player's games against one opponent."""
+class WDL:
+    """Wins, draws and losses counted from one player's side; a draw is worth half a point."""
 
-    opponent: str
     wins: int = 0
     draws: int = 0
     losses: int = 0
@@ -47,6 +46,30 @@ class Record:
     @property
     def points(self) -> float:
         return self.wins + 0.5 * self.draws
+
+    @classmethod
+    def of_points(cls, points: Iterable[float]) -> WDL:
+        """The tally of games scored 1 (win), 0.5 (draw) or 0 (loss); any other value is an error."""
+        t = [0, 0, 0]
+        for p in points:
+            if p not in (1.0, 0.5, 0.0):
+                raise ValueError(f"a game scores 1, 0.5 or 0 points, not {p!r}")
+            t[0 if p == 1.0 else 1 if p == 0.5 else 2] += 1
+        return cls(*t)
+
+    def counts(self) -> dict[str, int]:
+        return {"wins": self.wins, "draws": self.draws, "losses": self.losses}
+
+
+@dataclass(frozen=True)
+class _Versus:
+    opponent: str
+
+
+# Dataclass fields follow the reversed MRO, so the name comes first: Record("b", wins=2).
+@dataclass(frozen=True)
+class Record(WDL, _Versus):
+    """The player's games against one opponent."""
 
 
 @dataclass(frozen=True)

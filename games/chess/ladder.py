@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from games.chess.elo import Opponents
+from games.chess.elo import WDL, Opponents
 
 C = math.log(10) / 400.0  # d/dr of the logistic's argument
 
@@ -34,22 +34,15 @@ class LadderError(ValueError):
 
 
 @dataclass(frozen=True)
-class PairRecord:
-    """The games of ``a`` against ``b``, counted from ``a``'s side."""
-
+class _Pair:
     a: str
     b: str
-    wins: int
-    draws: int
-    losses: int
 
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
 
-    @property
-    def points(self) -> float:
-        return self.wins + 0.5 * self.draws
+# Fields in the order a, b, wins, draws, losses (reversed MRO), as the ladder file has them.
+@dataclass(frozen=True)
+class PairRecord(WDL, _Pair):
+    """The games of ``a`` against ``b``, counted from ``a``'s side."""
 
 
 @dataclass(frozen=True)

@@ -50,25 +50,122 @@ def elo_text(summary: dict[str, Any], score: Any, lo: Any, hi: Any) -> tuple[str
     return fmt(score, 0), f"95% [{fmt(lo, 0)}, {fmt(hi, 0)}]"
 
 
-def pairings_text(summary: dict[str, Any]) -> str:
-    """'stockfish-elo-1800 (1712 ± 60): 1-0-3' per opponent, the ladder's rating in brackets."""
-    rows = summary.get("pairings")
-    if not isinstance(rows, list):
-        return ""
-    parts = []
-    for p in rows:
-        if not isinstance(p, dict):
+def opponent_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The run's results per opponent, from the model's side: W/D/L with the opponent's measured
+    rating (``pairings``), completed from ``by_opponent`` (opponents given an elo in the config;
+    runs stored before W/D/L were kept per opponent have only games and points there, and their
+    W/D/L stay None)."""
+    out: dict[str, dict[str, Any]] = {}
+    pairings = summary.get("pairings")
+    for p in pairings if isinstance(pairings, list) else []:
+        if not isinstance(p, dict) or p.get("opponent") is None:
             continue
-        rating = p.get("rating")
-        rated = (
-            f" ({fmt(rating, 0)} ± {fmt(1.96 * p['rating_se'], 0) if p.get('rating_se') else '0'})"
-            if rating is not None
-            else " (unrated)"
+        w, d, lo = (_count(p.get(k)) for k in ("wins", "draws", "losses"))
+        out[str(p["opponent"])] = {
+            "opponent": str(p["opponent"]),
+            "wins": w,
+            "draws": d,
+            "losses": lo,
+            "games": None if None in (w, d, lo) else w + d + lo,  # type: ignore[operator]
+            "points": None if None in (w, d) else w + 0.5 * d,  # type: ignore[operator]
+            "rating": p.get("rating"),
+            "rating_se": p.get("rating_se"),
+            "rating_kind": "measured" if p.get("rating") is not None else "unrated",
+        }
+    by_opponent = summary.get("by_opponent")
+    for name, d in sorted(by_opponent.items()) if isinstance(by_opponent, dict) else []:
+        if not isinstance(d, dict):
+            continue
+        row = out.setdefault(
+            str(name),
+            {
+                "opponent": str(name),
+                "wins": _count(d.get("wins")),
+                "draws": _count(d.get("draws")),
+                "losses": _count(d.get("losses")),
+                "games": d.get("games"),
+                "points": d.get("points"),
+                "rating": None,
+                "rating_se": None,
+                "rating_kind": "unrated",
+            },
         )
-        parts.append(
-            f"{p.get('opponent')}{rated}: {p.get('wins')}-{p.get('draws')}-{p.get('losses')}"
-        )
-    return " · ".join(parts)
+        if row["rating"] is None and d.get("elo") is not None:
+            row.update(rating=d["elo"], rating_se=None, rating_kind="given")
+    return sorted(out.values(), key=lambda r: r["opponent"])
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _rating_text(r: dict[str, Any]) -> str:
+    if r["rating"] is None:
+        return "unrated"
+    if r["rating_kind"] == "given":
+        return f"{fmt(r['rating'], 0)} given"
+    return f"{fmt(r['rating'], 0)} ± {fmt(1.96 * r['rating_se'], 0) if r.get('rating_se') else '0'}"
+
+
+def _wdl_text(r: dict[str, Any]) -> str:
+    if None in (r["wins"], r["draws"], r["losses"]):
+        return f"{fmt(r['points'], 1)}/{r['games']} pts"  # stored before W/D/L per opponent
+    return f"{r['wins']}-{r['draws']}-{r['losses']}"
+
+
+def opponents_text(summary: dict[str, Any]) -> str:
+    """'stockfish-elo-1800 (1712 ± 60): 1-0-3' per opponent, the opponent's rating in brackets."""
+    return " · ".join(
+        f"{r['opponent']} ({_rating_text(r)}): {_wdl_text(r)}" for r in opponent_records(summary)
+    )
+
+
+def opponents_table(games_entries: list[Any], model_cell) -> Table:
+    """One row per model and opponent: W/D/L, points and the opponent's rating."""
+    table = Table(
+        "chess-opponents",
+        "Games by opponent",
+        [
+            Column("model", "Model"),
+            Column("opponent", "Opponent"),
+            Column(
+                "rating",
+                "Opponent Elo",
+                numeric=True,
+                title="measured on the ladder (± 95%), given in the benchmark's config, or unrated",
+            ),
+            Column("rating_se", "Opponent Elo SE", hidden=True),
+            Column("wins", "W", numeric=True, title="games the model won"),
+            Column("draws", "D", numeric=True),
+            Column("losses", "L", numeric=True, title="games the model lost"),
+            Column("games", "Games", numeric=True, optional=True),
+            Column("points", "Points", numeric=True, title="a draw counts half"),
+            Column("rate", "Score", numeric=True, optional=True, title="points / games"),
+        ],
+        caption="The games of each model's games run (shown on the row above) per opponent, from "
+        "the model's side. Runs stored before W/D/L were kept per opponent show only their "
+        "points.",
+        empty="No games played yet.",
+    )
+    for e in games_entries:
+        for r in opponent_records(e.summary):
+            games, points = r["games"], r["points"]
+            table.add(
+                model=model_cell(e.model),
+                opponent=Cell(r["opponent"]),
+                rating=Cell(r["rating"], _rating_text(r)),
+                rating_se=Cell(r["rating_se"]),
+                wins=Cell(r["wins"]),
+                draws=Cell(r["draws"]),
+                losses=Cell(r["losses"]),
+                games=Cell(games),
+                points=Cell(points, fmt(points, 1)),
+                rate=Cell(
+                    points / games if games and points is not None else None,
+                    pct(points / games, 0) if games and points is not None else "—",
+                ),
+            )
+    return table
 
 
 def ladder_tables(path: str = DEFAULT_LADDER) -> list[Table]:

@@ -15,7 +15,8 @@ from chess_positions.numbers import (
     FAITHFULNESS_NOTE,
     elo_text,
     ladder_tables,
-    pairings_text,
+    opponents_table,
+    opponents_text,
     rate_with_interval,
 )
 from chess_positions.presenters import arrow, false_claims, game_view, position_facts
@@ -29,7 +30,7 @@ from evaluators.chess.board import (
 from leaderboard.family_pages import LAYOUT, TOP_ROWS, family_entries, model_cell
 from leaderboard.page_cache import cached_page
 from leaderboard.pages import chart, fmt, paginate, pct, pm, render_page, run_url
-from leaderboard.tables import Cell, Column, Table
+from leaderboard.tables import Cell, Column, Table, column_group
 from leaderboard.views_items import SHOWN_CHARS, item_for_viewer
 
 CHESS_CLASSES = ("best", "excellent", "good", "inaccuracy", "mistake", "blunder", "never_legal")
@@ -43,31 +44,6 @@ TASK_LABELS = {
     "legal_moves": "Legal moves",
     "puzzles": "Puzzles",
 }
-
-
-def _opponents_text(by_opponent: Any) -> tuple[str, list[dict[str, Any]]]:
-    """'stockfish-elo-1350 2-1-1 (2.5/4)' per opponent: W-D-L when the run recorded them, else points."""
-    if not isinstance(by_opponent, dict):
-        return "", []
-    parts, rows = [], []
-    for name, d in sorted(by_opponent.items()):
-        if not isinstance(d, dict):
-            continue
-        games, points = d.get("games"), d.get("points")
-        w, dr, lo = d.get("wins"), d.get("draws"), d.get("losses")
-        wdl = f"{w}-{dr}-{lo} " if None not in (w, dr, lo) else ""
-        parts.append(f"{name} {wdl}({fmt(points, 1)}/{games})")
-        rows.append(
-            {
-                "opponent": name,
-                "games": games,
-                "points": points,
-                "wins": w,
-                "draws": dr,
-                "losses": lo,
-            }
-        )
-    return " · ".join(parts), rows
 
 
 @cached_page
@@ -104,10 +80,12 @@ def chess(request):
     page = paginate(request, sorted(by_model, key=order))
     columns = [Column("model", "Model")]
     for t in move_tasks:
-        columns += [
+        columns += column_group(
             Column(t, TASK_LABELS.get(t, t), numeric=True, title="score (%) ± SE; accuracy below"),
-            Column(f"{t}_se", f"{t} SE", hidden=True),
-        ]
+            ("se", "SE"),
+            sep="_",
+            prefix=t,
+        )
     if "games" in tasks and (not task or task == "games"):
         columns += [
             Column(
@@ -120,7 +98,7 @@ def chess(request):
             Column("elo_se", "Elo SE", hidden=True),
             Column("elo_ci95", "Elo 95% interval", hidden=True, split=("low", "high")),
             Column("wdl", "W / D / L", numeric=True, split=("W", "D", "L")),
-            Column("opponents", "Opponents (measured Elo ± 95%): W-D-L"),
+            Column("opponents", "Opponents (Elo): W-D-L", optional=True),
         ]
     table = Table(
         "chess-models",
@@ -130,6 +108,7 @@ def chess(request):
         "Elo from games against the named opponents, whose ratings are measured by the "
         "ladder's round robin (below), with W/D/L overall and per opponent.",
     )
+    page_games: list[Any] = []  # the games runs of this page's models, in the table's order
     for model_id in page.object_list:
         row = by_model.get(model_id, {})
         cells: dict[str, Any] = {"model": model_cell(models[model_id])}
@@ -148,8 +127,9 @@ def chess(request):
             cells[f"{t}_se"] = Cell(e.score_se)
         g = row.get("games")
         if g is not None:
+            page_games.append(g)
             s = g.summary
-            text = pairings_text(s) or _opponents_text(s.get("by_opponent"))[0]
+            text = opponents_text(s)
             shown, below = elo_text(s, g.score, g.score_lo, g.score_hi)
             cells.update(
                 elo=Cell(g.score, shown, href=run_url(g.run_id), sub=below),
@@ -162,6 +142,9 @@ def chess(request):
                 opponents=Cell(text or None, text or "—"),
             )
         table.add(**cells)
+
+    # a download's page holds every model (paginate), so the file has every model's games
+    opponents = opponents_table(page_games, model_cell)
 
     detail_all = by_score(
         e for e in rows_all if e.group != "games" and (not task or e.group == task)
@@ -334,7 +317,7 @@ def chess(request):
             "task": task,
             "charts": charts,
         },
-        [table, details, band_table, *ladder_tables()],
+        [table, opponents, details, band_table, *ladder_tables()],
     )
 
 

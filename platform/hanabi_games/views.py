@@ -13,7 +13,7 @@ from leaderboard.family_pages import LAYOUT, family_entries, model_cell
 from leaderboard.models import LeaderboardEntry
 from leaderboard.page_cache import cached_page
 from leaderboard.pages import chart, fmt, paginate, pct, pm, render_page, run_url
-from leaderboard.tables import Cell, Column, Table
+from leaderboard.tables import Cell, Column, Table, column_group
 from leaderboard.views_items import item_for_viewer
 
 HANABI_SETTINGS = {"watson": 0, "sherlock": 1, "mycroft": 2, "bot": 3}
@@ -39,7 +39,7 @@ def hanabi(request):
     columns = [Column("model", "Model")]
     for cfg in configs:
         key = f"{cfg[0]}p_{cfg[2]}"
-        columns += [
+        columns += column_group(
             Column(
                 key,
                 f"{cfg[0]}p {cfg[2]}",
@@ -47,12 +47,13 @@ def hanabi(request):
                 title="mean HLE score out of 25 (0 when the last life is lost) ± SE; "
                 "perfect-game and bomb-out rates and the fireworks total below",
             ),
-            Column(f"{key}__se", f"{key} SE", hidden=True),
-            Column(f"{key}__fireworks", f"{key} fireworks total (kept on bomb-out)", hidden=True),
-            Column(f"{key}__perfect", f"{key} perfect rate", hidden=True),
-            Column(f"{key}__bomb", f"{key} bomb-out rate", hidden=True),
-            Column(f"{key}__games", f"{key} games", hidden=True),
-        ]
+            ("se", "SE"),
+            ("fireworks", "fireworks total (kept on bomb-out)"),
+            ("perfect", "perfect rate"),
+            ("bomb", "bomb-out rate"),
+            ("games", "games"),
+            prefix=key,
+        )
     self_table = Table(
         "hanabi-self",
         "Self-play",

@@ -17,7 +17,7 @@ from leaderboard.family_pages import LAYOUT, entries_by_model, family_entries, m
 from leaderboard.models import LeaderboardEntry
 from leaderboard.page_cache import cached_page
 from leaderboard.pages import chart, fmt, interval_text, paginate, pct, pm, render_page, run_url
-from leaderboard.tables import Cell, Column, Table
+from leaderboard.tables import Cell, Column, Table, column_group
 from rubrics.catalogue import CATALOGUE
 
 MEDALS = ("gold", "silver", "bronze")
@@ -358,17 +358,18 @@ def hipho_exam(request, exam_id: str):
     short = problem_labels(problem_ids)
     columns = [Column("model", "Model")]
     for pid in problem_ids:
-        columns += [
+        columns += column_group(
             Column(
                 pid,
                 f"{short[pid]} ({fmt(problems[pid]['full'], 1)} pt)",
                 numeric=True,
                 title="P = max(answer-level A, step-level S); below: A, S and the winning scheme",
             ),
-            Column(f"{pid}__A", f"{pid} A", hidden=True),
-            Column(f"{pid}__S", f"{pid} S", hidden=True),
-            Column(f"{pid}__scheme", f"{pid} scheme", hidden=True),
-        ]
+            ("A", "A"),
+            ("S", "S"),
+            ("scheme", "scheme"),
+            prefix=pid,
+        )
     problem_table = Table(
         "hipho-exam-problems",
         "Per-problem points",

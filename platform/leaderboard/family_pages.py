@@ -3,7 +3,7 @@ model, the model cell and the chart layout. The pages themselves live in each fa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from catalog.models import ModelEntry
@@ -23,23 +23,6 @@ LAYOUT = {
     "font": {"size": 12},
     "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0},
 }
-
-# the columns the family pages read: skipping timestamps and model settings halves the cost
-ENTRY_FIELDS = (
-    "model_id",
-    "benchmark_id",
-    "part",
-    "group",
-    "label",
-    "run_id",
-    "score",
-    "score_se",
-    "score_lo",
-    "score_hi",
-    "summary",
-    "model__slug",
-    "model__display_name",
-)
 
 
 @dataclass(frozen=True)
@@ -68,21 +51,10 @@ class EntryRow:
     model: EntryModel
 
 
-_VALUES = (
-    "model_id",
-    "benchmark_id",
-    "part",
-    "group",
-    "label",
-    "run_id",
-    "score",
-    "score_se",
-    "score_lo",
-    "score_hi",
-    "summary",
-    "model__slug",
-    "model__display_name",
-)
+# the columns the family pages read (skipping timestamps and model settings halves the cost):
+# EntryRow's own fields in order, then the model's
+_ROW_FIELDS = tuple(f.name for f in fields(EntryRow) if f.name != "model")
+_VALUES = (*_ROW_FIELDS, "model__slug", "model__display_name")
 
 
 _ENTRIES: dict[str, tuple[str, list[EntryRow]]] = {}  # family -> (read-model fingerprint, rows)
@@ -108,8 +80,9 @@ def _family_entries(family: str) -> list[EntryRow]:
         .order_by("model__display_name", "id")
         .values_list(*_VALUES)
     ):
-        model = models.get(v[0]) or models.setdefault(v[0], EntryModel(v[0], v[11], v[12]))
-        out.append(EntryRow(*v[:11], model=model))  # type: ignore[misc]  # v[:11] is the 11 fields
+        n = len(_ROW_FIELDS)
+        model = models.get(v[0]) or models.setdefault(v[0], EntryModel(v[0], v[n], v[n + 1]))
+        out.append(EntryRow(*v[:n], model=model))  # type: ignore[misc]  # v[:n] is the row's fields
     return out
 
 

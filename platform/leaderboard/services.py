@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Count, Exists, OuterRef, Q
 
 from catalog.models import Benchmark
 from jobs.models import LLMCall, Run
@@ -28,17 +29,15 @@ def run_cache_use(run: Run) -> dict[str, int]:
     """How many of a run's model calls were answered from the response cache, and how many of
     those replies were first paid for by another job (so this run shows 0 tokens and $0 for them)."""
     calls = LLMCall.objects.filter(run=run, purpose="model")
-    hits = calls.filter(cache_hit=True)
-    paid_elsewhere = (
-        LLMCall.objects.filter(cache_hit=False, purpose="model")
-        .exclude(run__job_id=run.job_id)
-        .values("request_hash")
-    )
-    return {
-        "calls": calls.count(),
-        "hits": hits.count(),
-        "other_jobs": hits.filter(request_hash__in=paid_elsewhere).count(),
-    }
+    counts = calls.aggregate(calls=Count("id"), hits=Count("id", filter=Q(cache_hit=True)))
+    other_jobs = 0
+    if counts["hits"]:  # one query for a run without cache hits (the run page reads this)
+        # per hit, an index look-up of the paid call by its request hash (request_hash is indexed)
+        paid_elsewhere = LLMCall.objects.filter(
+            request_hash=OuterRef("request_hash"), cache_hit=False, purpose="model"
+        ).exclude(run__job_id=run.job_id)
+        other_jobs = calls.filter(cache_hit=True).filter(Exists(paid_elsewhere)).count()
+    return {"calls": counts["calls"] or 0, "hits": counts["hits"] or 0, "other_jobs": other_jobs}
 
 
 @transaction.atomic

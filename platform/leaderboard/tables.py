@@ -71,6 +71,17 @@ class Column:
         return [(f"{self.key}_{part.lower()}", f"{self.label} ({part})") for part in self.split]
 
 
+def column_group(
+    main: Column, *companions: tuple[str, str], sep: str = "__", prefix: str = ""
+) -> list[Column]:
+    """A shown column and its download-only companions (its SE, rank, ...), each ``(suffix,
+    name)`` keyed ``<main.key><sep><suffix>`` and labelled ``<prefix or main.label> <name>``."""
+    return [main] + [
+        Column(f"{main.key}{sep}{suffix}", f"{prefix or main.label} {name}", hidden=True)
+        for suffix, name in companions
+    ]
+
+
 @dataclass
 class Table:
     name: str  # unique on the page; ?download=<name>

@@ -29,7 +29,7 @@ from leaderboard.pages import (
 from leaderboard.ranks import rank_intervals, rank_text
 from leaderboard.services import entry_completeness, run_cache_use
 from leaderboard.summaries import point_key
-from leaderboard.tables import Cell, Column, Table
+from leaderboard.tables import Cell, Column, Table, column_group
 from leaderboard.urls_helpers import item_url
 
 
@@ -190,7 +190,7 @@ def overview(request):
         Column("modality", "Modality", optional=True),
     ]
     for family, label in families:
-        columns += [
+        columns += column_group(
             Column(
                 family,
                 label,
@@ -198,11 +198,12 @@ def overview(request):
                 sort=family,
                 title="ranked: mean % of the maximum over the family's common benchmarks ± SE",
             ),
-            Column(f"{family}_se", f"{label} SE", hidden=True),
-            Column(f"{family}_rank", f"{label} rank", hidden=True),
-            Column(f"{family}_coverage", f"{label} common benchmarks run", hidden=True),
-            Column(f"{family}_ranked", f"{label} ranked", hidden=True),
-        ]
+            ("se", "SE"),
+            ("rank", "rank"),
+            ("coverage", "common benchmarks run"),
+            ("ranked", "ranked"),
+            sep="_",
+        )
     table = Table(
         "overview",
         "Overview",

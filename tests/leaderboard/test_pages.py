@@ -167,8 +167,19 @@ def test_chess_page_names_the_opponents_of_each_model(client):
     f.run(m, b, metrics)
     html = client.get(reverse("leaderboard:chess")).content.decode()
     row = html.split('data-table="chess-models"')[1].split("</table>")[0]
-    assert "random 2-0-0 (2.0/2) · stockfish-elo-1350 (1.5/2)" in row and "3 / 2 / 5" in row
+    # a run stored before W/D/L were kept per opponent shows its points for that opponent
+    assert "random (400 given): 2-0-0 · stockfish-elo-1350 (1,350 given): 1.5/2 pts" in row
+    assert "3 / 2 / 5" in row
+    opponents = html.split('data-table="chess-opponents"')[1].split("</table>")[0]
+    assert "random" in opponents and "stockfish-elo-1350" in opponents
     rows = client.get(
         reverse("leaderboard:chess"), {"download": "chess-models", "format": "json"}
     ).json()["rows"]
     assert (rows[0]["wdl_w"], rows[0]["wdl_d"], rows[0]["wdl_l"]) == (3, 2, 5)
+    per_opponent = client.get(
+        reverse("leaderboard:chess"), {"download": "chess-opponents", "format": "json"}
+    ).json()["rows"]
+    assert [
+        (r["opponent"], r["wins"], r["draws"], r["losses"], r["points"], r["games"])
+        for r in per_opponent
+    ] == [("random", 2, 0, 0, 2.0, 2), ("stockfish-elo-1350", None, None, None, 1.5, 2)]
