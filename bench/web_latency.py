@@ -199,7 +199,39 @@ def metrics_for(family: str, spec, rng: random.Random, skill: float) -> dict:
         }
     if task == "games":
         m.update(elo=score, elo_ci95=[score - 80, score + 80], wins=10, draws=5, losses=10)
+        m.update(opponent_metrics(rng))
     return m
+
+
+LADDER_RUNGS = [("stockfish-nodes-250", 1200.0), ("stockfish-nodes-2000", 1650.0)]
+LADDER_RUNGS += [("stockfish-nodes-8000", 1900.0), ("stockfish-nodes-20000", 2150.0)]
+
+
+def opponent_metrics(rng: random.Random) -> dict:
+    """Per-opponent W/D/L of a games run (pairings and by_opponent), summing to 10 / 5 / 10."""
+    split = [(3, 1, 1), (3, 2, 2), (2, 1, 3), (2, 1, 4)]
+    rng.shuffle(split)
+    pairings, by_opponent = [], {}
+    for (name, rating), (w, d, lo) in zip(LADDER_RUNGS, split):
+        pairings.append(
+            {
+                "opponent": name,
+                "wins": w,
+                "draws": d,
+                "losses": lo,
+                "rating": rating,
+                "rating_se": 30.0,
+            }
+        )
+        by_opponent[name] = {
+            "games": w + d + lo,
+            "points": w + 0.5 * d,
+            "wins": w,
+            "draws": d,
+            "losses": lo,
+            "elo": None,
+        }
+    return {"pairings": pairings, "by_opponent": by_opponent}
 
 
 def seed(database_url: str, n_items: int) -> None:

@@ -113,13 +113,6 @@ def _wdl_text(r: dict[str, Any]) -> str:
     return f"{r['wins']}-{r['draws']}-{r['losses']}"
 
 
-def opponents_text(summary: dict[str, Any]) -> str:
-    """'stockfish-elo-1800 (1712 ± 60): 1-0-3' per opponent, the opponent's rating in brackets."""
-    return " · ".join(
-        f"{r['opponent']} ({_rating_text(r)}): {_wdl_text(r)}" for r in opponent_records(summary)
-    )
-
-
 def opponents_table(games_entries: list[Any], model_cell) -> Table:
     """One row per model and opponent: W/D/L, points and the opponent's rating."""
     table = Table(

@@ -16,7 +16,6 @@ from chess_positions.numbers import (
     elo_text,
     ladder_tables,
     opponents_table,
-    opponents_text,
     rate_with_interval,
 )
 from chess_positions.presenters import arrow, false_claims, game_view, position_facts
@@ -98,7 +97,6 @@ def chess(request):
             Column("elo_se", "Elo SE", hidden=True),
             Column("elo_ci95", "Elo 95% interval", hidden=True, split=("low", "high")),
             Column("wdl", "W / D / L", numeric=True, split=("W", "D", "L")),
-            Column("opponents", "Opponents (Elo): W-D-L", optional=True),
         ]
     table = Table(
         "chess-models",
@@ -106,7 +104,7 @@ def chess(request):
         columns,
         caption="Each task column: the model's score on that task (% ± SE), accuracy below. "
         "Elo from games against the named opponents, whose ratings are measured by the "
-        "ladder's round robin (below), with W/D/L overall and per opponent.",
+        "ladder's round robin (below), with W/D/L overall; per opponent in the next table.",
     )
     page_games: list[Any] = []  # the games runs of this page's models, in the table's order
     for model_id in page.object_list:
@@ -129,7 +127,6 @@ def chess(request):
         if g is not None:
             page_games.append(g)
             s = g.summary
-            text = opponents_text(s)
             shown, below = elo_text(s, g.score, g.score_lo, g.score_hi)
             cells.update(
                 elo=Cell(g.score, shown, href=run_url(g.run_id), sub=below),
@@ -139,7 +136,6 @@ def chess(request):
                     [s.get("wins"), s.get("draws"), s.get("losses")],
                     f"{s.get('wins', '—')} / {s.get('draws', '—')} / {s.get('losses', '—')}",
                 ),
-                opponents=Cell(text or None, text or "—"),
             )
         table.add(**cells)
 

@@ -56,9 +56,19 @@ def test_a_clean_sweep_is_shown_as_a_bound_with_the_opponents_named(client):
     f.run(m, b, metrics)
     row = _table(client.get(reverse("leaderboard:chess")).content.decode(), "chess-models")
     assert "&lt; 1,320" in row and "every rated game lost" in row
-    assert "stockfish-elo-1350 (1,410 ± 59): 0-0-6" in row
     opponents = _table(client.get(reverse("leaderboard:chess")).content.decode(), "chess-opponents")
     assert "stockfish-elo-1350" in opponents and "1,410 ± 59" in opponents
+    [r] = client.get(
+        reverse("leaderboard:chess"), {"download": "chess-opponents", "format": "json"}
+    ).json()["rows"]
+    assert (r["opponent"], r["rating"], r["wins"], r["draws"], r["losses"], r["points"]) == (
+        "stockfish-elo-1350",
+        1410.0,
+        0,
+        0,
+        6,
+        0.0,
+    )
 
 
 def test_faithfulness_sits_next_to_the_hallucination_rate_with_intervals(client):
