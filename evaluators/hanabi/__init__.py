@@ -53,7 +53,27 @@ _CROSS = [
         "description": "The model partners the IGGI rule bot; its seat alternates over seeds.",
     }
 ]
-DEFAULT_BENCHMARKS: list[dict] = _BOT_SELFPLAY + _LLM_SELFPLAY + _CROSS
+# The bots with three partners, so a fresh demo has a cross-play matrix (rows: every bot; columns:
+# these partners, self-play on the diagonal) and not only self-play.
+DEMO_CROSS_PARTNERS = ("iggi", "piers", "outer")
+_BOT_CROSS = [
+    {
+        "slug": f"hanabi/bots-2p-x-{partner}",
+        "name": f"Hanabi cross-play with {BOT_DISPLAY_NAMES[partner]}, 2 players (bot baseline)",
+        "version": "1",
+        "config": {
+            "players": 2,
+            "setting": None,
+            "mode": "cross",
+            "partners": [f"builtin-{partner}"],
+        },
+        "default_samples": 10,
+        "description": f"The agent partners the {partner} rule bot; its seat alternates over seeds. "
+        "Meant for the rule bots (the demo's cross-play matrix).",
+    }
+    for partner in DEMO_CROSS_PARTNERS
+]
+DEFAULT_BENCHMARKS: list[dict] = _BOT_SELFPLAY + _BOT_CROSS + _LLM_SELFPLAY + _CROSS
 
 __all__ = [
     "BUILTINS",

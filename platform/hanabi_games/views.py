@@ -209,7 +209,7 @@ def _heatmap(matrix: dict[str, Any]) -> go.Figure:
         **{
             **LAYOUT,
             "height": max(380, 90 + 60 * len(agents)),
-            "margin": {"l": 120, "r": 20, "t": 50, "b": 110},
+            "margin": {"l": 20, "r": 20, "t": 20, "b": 20},  # the axes take what their labels need
         },
     )
     fig.update_xaxes(title_text="partner (column)", side="bottom", tickangle=-30)

@@ -58,7 +58,7 @@ def hipho(request):
             probs = e.summary.get("medal_probs") or {}
             for m in MEDALS:
                 expected[m] += float(probs.get(m) or 0.0)
-        row["counts"], row["expected"] = counts, expected
+        row["counts"], row["expected"], row["sanity"] = counts, expected, sanity
     for r in reported:
         r["counts"] = {m: sum(1 for v in r["medals"].values() if v == m) for m in MEDALS}
     together = [*rows, *reported] if mode == "together" else rows
@@ -178,7 +178,8 @@ def hipho(request):
             rtable.add(_css="reported", **_reported_cells(r, exam_ids))
         tables.append(rtable)
 
-    top = rows[:25]
+    # the chart counts medals: the sanity check (never a medallist) and models without one stay out
+    top = [r for r in rows if not r["sanity"] and any(r["counts"].values())][:25]
     fig = go.Figure()
     for medal, colour in zip(MEDALS, ("#d4a017", "#9e9e9e", "#b06d2c")):
         fig.add_bar(
@@ -194,7 +195,7 @@ def hipho(request):
         {
             "page": page,
             "exams": [(x, exams[x]["label"]) for x in exam_ids],
-            "charts": [chart(fig, "hipho-medals-chart")] if rows else [],
+            "charts": [chart(fig, "hipho-medals-chart")] if top else [],
             "reported_mode": mode,
             "reported_count": len(reported) if mode != "0" else ReportedModel.objects.count(),
         },

@@ -13,15 +13,19 @@ from leaderboard.pages import model_url
 from leaderboard.tables import Cell
 
 TOP_ROWS = 50  # rows of a secondary table shown on a page (downloads carry all)
-# The legend sits above the plot, under the title (the top margin holds both), so it never runs
-# into rotated tick labels or an axis title below the plot.
+# The legend sits above the plot (a legend outside the plot pushes the margin it needs), so it
+# never runs into rotated tick labels or an axis title below the plot; the title is the figure's
+# HTML caption (pages.chart), so nothing plotly draws can cover it. Axes take the margin their
+# tick labels need (automargin), so long model names are not cut off.
 # No "template" here: plotly.py validates and copies a template on every figure (about 40 ms each);
 # the page applies the same plotly_white look in the browser (pages.chart_template, charts.js).
 LAYOUT = {
     "height": 400,
-    "margin": {"l": 55, "r": 20, "t": 95, "b": 70},
+    "margin": {"l": 55, "r": 20, "t": 30, "b": 40},
     "font": {"size": 12},
     "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0},
+    "xaxis": {"automargin": True},
+    "yaxis": {"automargin": True},
 }
 
 

@@ -164,10 +164,18 @@ def chart(fig, chart_id: str) -> dict[str, Any]:
     Plotly renders a subset of HTML inside text (<a href>, <span style>, ...), so a display
     name or exam id holding `<a href=…>` became a live link in the chart. Every string is
     escaped here, except the few attribute-free formatting tags our own labels use."""
+    data = json.loads(fig.to_json())
+    layout = data.setdefault("layout", {})
+    # The title is drawn as the figure's HTML caption, not by plotly: it wraps on a phone, the
+    # mode bar cannot cover it, and a legend that wraps to several rows cannot run into it (a
+    # legend above the plot pushes plotly's top margin; a plotly title sits in a fixed one).
+    title = layout.pop("title", None)
+    title = title.get("text") if isinstance(title, dict) else title
     return {
         "id": chart_id,
         "json_id": f"{chart_id}-data",
-        "data": plotly_safe(json.loads(fig.to_json())),
+        "title": str(title or ""),
+        "data": plotly_safe(data),
     }
 
 

@@ -183,3 +183,21 @@ def test_chess_page_names_the_opponents_of_each_model(client):
         (r["opponent"], r["wins"], r["draws"], r["losses"], r["points"], r["games"])
         for r in per_opponent
     ] == [("random", 2, 0, 0, 2.0, 2), ("stockfish-elo-1350", None, None, None, 1.5, 2)]
+
+
+def test_the_grader_sanity_check_alone_draws_no_medal_chart_and_ranks_nothing(client):
+    ref = f.model("reference", litellm_model="builtin/reference")
+    sanity = {**f.hipho_metrics(30.0), "sanity_check": True}
+    f.run(ref, f.benchmark("hipho/ipho-2025", "hipho"), sanity)
+    html = client.get(reverse("leaderboard:hipho")).content.decode()
+    assert "hipho-medals-chart" not in html  # no medallist: no empty chart
+    home = client.get(reverse("leaderboard:home")).content.decode()
+    sets = home.split('id="common-sets"')[1].split("</ul>")[0]
+    assert "nothing ranked yet" in sets and "0 models ranked" not in sets
+    alpha = f.model("alpha")
+    f.run(
+        alpha, f.benchmark("hipho/eupho-2025", "hipho"), f.hipho_metrics(25.0, exam_id="eupho-2025")
+    )
+    html = client.get(reverse("leaderboard:hipho")).content.decode()
+    chart = html.split('id="hipho-medals-chart-data"')[1].split("</script>")[0]
+    assert "Alpha" in chart and "Reference" not in chart  # the medallist, not the sanity check
