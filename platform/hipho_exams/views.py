@@ -327,10 +327,17 @@ def hipho_exam(request, exam_id: str):
     per_model: list[tuple[LeaderboardEntry, dict[str, Any]]] = []
     for e in entries:
         s = e.summary
-        probs = s.get("medal_probs") or {}
-        medal = s.get("medal")
+        sanity = bool(s.get("sanity_check"))
+        # the grader sanity check replays the reference answers: it earns no medal
+        probs = {} if sanity else (s.get("medal_probs") or {})
+        medal = None if sanity else s.get("medal")
         summary_table.add(
-            model=model_cell(e.model),
+            _css="sanity" if sanity else "",
+            model=Cell(
+                e.model.display_name, href=model_cell(e.model).href, sub="grader sanity check"
+            )
+            if sanity
+            else model_cell(e.model),
             score=Cell(e.score, pm(e.score, e.score_se, 2), href=run_url(e.run_id)),
             score_se=Cell(e.score_se),
             ci95=Cell(
@@ -340,7 +347,7 @@ def hipho_exam(request, exam_id: str):
             ),
             medal=Cell(
                 medal,
-                "" if medal in MEDALS else (medal or "—"),
+                "" if medal in MEDALS else ("not a medallist" if sanity else (medal or "—")),
                 badge=medal if medal in MEDALS else "",
             ),
             p_gold=Cell(probs.get("gold"), fmt(probs.get("gold"), 2)),

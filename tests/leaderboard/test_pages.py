@@ -201,3 +201,18 @@ def test_the_grader_sanity_check_alone_draws_no_medal_chart_and_ranks_nothing(cl
     html = client.get(reverse("leaderboard:hipho")).content.decode()
     chart = html.split('id="hipho-medals-chart-data"')[1].split("</script>")[0]
     assert "Alpha" in chart and "Reference" not in chart  # the medallist, not the sanity check
+
+
+def test_the_exam_page_gives_the_sanity_check_no_medal(client):
+    ref = f.model("reference", litellm_model="builtin/reference")
+    sanity = {**f.hipho_metrics(30.0, probs={"gold": 1.0}), "sanity_check": True}
+    f.run(ref, f.benchmark("hipho/ipho-2025", "hipho"), sanity)
+    html = client.get(reverse("leaderboard:hipho_exam", args=["ipho-2025"])).content.decode()
+    row = html.split('data-table="hipho-exam-summary"')[1].split("</table>")[0]
+    assert "grader sanity check" in row and "not a medallist" in row
+    assert "badge gold" not in row
+    rows = client.get(
+        reverse("leaderboard:hipho_exam", args=["ipho-2025"]),
+        {"download": "hipho-exam-summary", "format": "json"},
+    ).json()["rows"]
+    assert rows[0]["medal"] is None and rows[0]["p_gold"] is None
