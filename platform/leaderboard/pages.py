@@ -82,6 +82,16 @@ def pm(score: Any, se: Any, digits: int = 1) -> str:
     return f"{fmt(score, digits)} ± {fmt(se, digits)}"
 
 
+def score_text(score: Any, se: Any, censored: Any = None, ci: Any = None, digits: int = 2) -> str:
+    """``pm(score, se)``, except an Elo known only as a bound (every rated game lost or won,
+    Run.metrics ``elo_censored`` and ``elo_ci95``): "< hi" or "> lo", never a bare number."""
+    if censored in ("below", "above") and isinstance(ci, (list, tuple)) and len(ci) == 2:
+        bound = finite(ci[1] if censored == "below" else ci[0])
+        if bound is not None:
+            return f"{'<' if censored == 'below' else '>'} {fmt(bound, 0)}"
+    return pm(score, se, digits)
+
+
 def interval_text(lo: Any, hi: Any, se: Any = 0.0, digits: int = 2) -> str:
     """ "[lo, hi]", or "one sample" where a zero-width interval only means nothing was repeated
     (no SE either: one sample per problem), never a measured certainty."""

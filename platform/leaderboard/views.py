@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
@@ -25,6 +25,7 @@ from leaderboard.pages import (
     pm,
     render_page,
     run_url,
+    score_text,
 )
 from leaderboard.ranks import rank_intervals, rank_text
 from leaderboard.services import entry_completeness, run_cache_use
@@ -353,7 +354,13 @@ def model_detail(request, slug):
                 e.benchmark.slug, e.benchmark.name, href=reverse_benchmark(e.benchmark_id)
             ),
             part=Cell(e.part or None, e.label if e.part else "—"),
-            score=Cell(e.score, pm(e.score, e.score_se, 2), href=href),
+            score=Cell(
+                e.score,
+                score_text(
+                    e.score, e.score_se, e.summary.get("elo_censored"), e.summary.get("elo_ci95")
+                ),
+                href=href,
+            ),
             score_se=Cell(e.score_se),
             norm=Cell(e.norm, fmt(e.norm), href=href),
             tokens=Cell(
@@ -382,6 +389,7 @@ def model_detail(request, slug):
         Run.objects.filter(model=model)
         .select_related("benchmark", "job")
         .defer("spec", "metrics", "benchmark__config")
+        .annotate(elo_censored=F("metrics__elo_censored"), elo_ci95=F("metrics__elo_ci95"))
         .order_by("-id"),
         25,
     )
@@ -418,7 +426,11 @@ def model_detail(request, slug):
             ),
             status=Cell(run.status),
             items=Cell(run.done_items, f"{run.done_items}/{run.failed_items}/{run.total_items}"),
-            score=Cell(run.score, pm(run.score, run.score_se, 2), href=run_url(run.id)),
+            score=Cell(
+                run.score,
+                score_text(run.score, run.score_se, run.elo_censored, run.elo_ci95),
+                href=run_url(run.id),
+            ),
             cost=Cell(run.cost_usd, money(run.cost_usd)),
             judge_cost=Cell(run.judge_cost_usd, money(run.judge_cost_usd)),
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import F
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -18,9 +19,9 @@ from leaderboard.pages import (
     model_url,
     outcome,
     paginate,
-    pm,
     render_page,
     run_url,
+    score_text,
 )
 from leaderboard.tables import Cell, Column, Table, when_cell
 
@@ -117,6 +118,8 @@ def _runs_of(job: Job):
             "model__slug",
             "benchmark__slug",
         )
+        # two keys of the metrics, not the whole JSON: an Elo known only as a bound says so
+        .annotate(elo_censored=F("metrics__elo_censored"), elo_ci95=F("metrics__elo_ci95"))
         .order_by("id")
     )
 
@@ -135,7 +138,7 @@ def _run_rows(runs) -> list[dict]:
             "total": r.total_items,
             "score": r.score,
             "score_se": r.score_se,
-            "score_text": pm(r.score, r.score_se, 2),
+            "score_text": score_text(r.score, r.score_se, r.elo_censored, r.elo_ci95),
             "url": run_url(r.pk),
         }
         for r in runs

@@ -99,3 +99,20 @@ def test_faithfulness_sits_next_to_the_hallucination_rate_with_intervals(client)
     model_html = client.get(reverse("leaderboard:model", args=["talker"])).content.decode()
     table = _table(model_html, "model-chess-reasoning")
     assert "25.0%" in table and "10.0%" in table and "5.0%" in table
+
+
+def test_an_elo_known_only_as_a_bound_is_a_bound_on_the_job_and_model_pages(client):
+    m, b = f.model("sweeper"), f.benchmark("chess/games-ladder", "chess")
+    metrics = {
+        **f.chess_metrics(1708.9, task="games"),
+        "score_se": None,
+        "elo_ci95": [1478.7, None],
+        "elo_censored": "above",
+    }
+    run = f.run(m, b, metrics)
+    job = client.get(reverse("leaderboard:job", args=[run.job_id])).content.decode()
+    model = client.get(reverse("leaderboard:model", args=["sweeper"])).content.decode()
+    for html in (job, model):
+        assert "&gt; 1,479" in html and "1,708.90" not in html
+    live = client.get(reverse("leaderboard:job_progress", args=[run.job_id]), {"runs": 1}).json()
+    assert [r["score_text"] for r in live["runs"]] == ["> 1,479"]
