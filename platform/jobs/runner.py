@@ -128,7 +128,20 @@ def run_models(run) -> tuple[ModelConfig, ModelConfig | None]:
 
 
 def execute_item(item_id: int, token: str) -> str:
-    """Evaluate a claimed item. Returns the state it ended in."""
+    """Evaluate a claimed item. Returns the state it ended in.
+
+    The lease is kept alive from here until the item's final write has committed: released
+    earlier, a finishing write that waits for a pooled connection (hundreds of threads share
+    a few) could outlast the lease, and the reaper would hand a finished evaluation to another
+    worker to do again."""
+    lease = keeper().hold(item_id, token)
+    try:
+        return _execute(item_id, token, lease)
+    finally:
+        keeper().release(lease)
+
+
+def _execute(item_id: int, token: str, lease) -> str:
     item = ItemResult.objects.select_related("run__model", "run__benchmark__judge", "run__job").get(
         pk=item_id
     )
@@ -155,7 +168,6 @@ def execute_item(item_id: int, token: str) -> str:
         if not held:
             raise JobCancelled("this worker no longer holds the item")
 
-    lease = keeper().hold(item_id, token)
     job_id = run.job_id
 
     def is_cancelled() -> bool:
@@ -190,11 +202,14 @@ def execute_item(item_id: int, token: str) -> str:
         return ItemResult.State.FAILED
     finally:
         scope_set(None)
-        keeper().release(lease)
     try:
-        services.item_finish(item_id=item_id, token=token, outcome=outcome)
+        stored = services.item_finish(item_id=item_id, token=token, outcome=outcome)
     except (OperationalError, InterfaceError) as exc:
         raise InfrastructureError(str(exc)) from exc
+    if not stored:
+        log.warning(
+            "item %s: evaluated here, but no longer held by this worker: discarded", item_id
+        )
     return ItemResult.State.DONE
 
 

@@ -412,11 +412,17 @@ def items_reap(*, now=None) -> dict[str, int]:
     repaired = runs_finish_stuck()  # database only: done first, so a broker outage cannot stop it
     expired = list(
         ItemResult.objects.filter(state=ItemResult.State.RUNNING, lease_until__lt=now).values_list(
-            "id", "attempts"
+            "id", "attempts", "lease_until"
         )
     )
     requeue, failed = [], 0
-    for item_id, attempts in expired:
+    for item_id, attempts, lease_until in expired:
+        log.warning(
+            "item %s: lease expired %.1f s ago (attempt %d); taking it over",
+            item_id,
+            (now - lease_until).total_seconds(),
+            attempts,
+        )
         if attempts >= settings.PODIUM_MAX_ITEM_ATTEMPTS:
             if item_fail(
                 item_id=item_id,
