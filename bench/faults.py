@@ -119,7 +119,8 @@ class Fleet:
     """Worker hosts and one beat. A host is, as README/scripts/demo.sh start them (the campaign
     topology), a threads worker on the LLM queue (--llm-threads calls in flight) plus a prefork
     worker on the CPU queue; or, with --topology prefork, one prefork worker on both queues.
-    Each worker is its own process group, and a kill takes the whole host (every worker of it)."""
+    Workers start through tests/fixtures/workers.py (as the test suite's do), each in its own
+    process group, and a kill takes the whole host (every worker of it)."""
 
     def __init__(
         self,
@@ -131,7 +132,8 @@ class Fleet:
     ) -> None:
         self.env, self.logdir, self.concurrency = env, logdir, concurrency
         self.topology, self.llm_threads = topology, llm_threads
-        self.workers: list[subprocess.Popen] = []
+        self.hosts: list = []
+        self.retired: list = []  # killed hosts, kept for their start-up times
         self.started = 0
         self.beat = subprocess.Popen(
             [
@@ -153,76 +155,63 @@ class Fleet:
             start_new_session=True,
         )
 
-    def _worker(self, name: str, pool: str, concurrency: int, queues: str) -> subprocess.Popen:
-        cmd = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "podium",
-            "worker",
-            "-l",
-            "WARNING",
-            "-c",
-            str(concurrency),
-            "-P",
-            pool,
-            "-Q",
-            queues,
-            "-n",
-            f"{name}@%h",
-            "--without-gossip",
-            "--without-mingle",
-        ]
-        return subprocess.Popen(
-            cmd,
-            cwd=ROOT,
-            env=self.env,
-            stdout=open(self.logdir / f"{name}.log", "wb"),  # noqa: SIM115
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
     def start(self) -> None:
+        from tests.fixtures.workers import WorkerProcess, start_host
+
         self.started += 1
-        queue = self.env["PODIUM_QUEUE"]
+        name = f"bench{self.started}"
         if self.topology == "campaign":
-            host = [
-                self._worker(
-                    f"bench{self.started}-llm", "threads", self.llm_threads, f"{queue}-llm"
-                ),
-                self._worker(f"bench{self.started}-cpu", "prefork", self.concurrency, queue),
-            ]
+            host = start_host(
+                name=name,
+                env=self.env,
+                logdir=self.logdir,
+                llm_threads=self.llm_threads,
+                cpu_processes=self.concurrency,
+                loglevel="WARNING",
+            )
         else:  # both queues of jobs.queue on one prefork worker
-            host = [
-                self._worker(
-                    f"bench{self.started}", "prefork", self.concurrency, f"{queue},{queue}-llm"
-                )
-            ]
-        self.workers.append(host)
+            host = WorkerProcess(
+                name=name,
+                env=self.env,
+                kind="both",
+                concurrency=self.concurrency,
+                logdir=self.logdir,
+                loglevel="WARNING",
+            )
+        self.hosts.append(host)
+
+    def poll_ready(self) -> int:
+        """How many live hosts consume (and note when each became ready)."""
+        return sum(1 for h in self.hosts if h.ready())
+
+    def wait_ready(self, timeout: float = 600) -> None:
+        deadline = time.monotonic() + timeout
+        while self.poll_ready() < len(self.hosts):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"workers not ready after {timeout} s")
+            time.sleep(0.1)
+
+    def start_times(self) -> list[float]:
+        return [h.time_to_ready for h in self.retired + self.hosts if h.time_to_ready is not None]
 
     def kill_one(self, rng: random.Random) -> None:
-        live = [h for h in self.workers if any(w.poll() is None for w in h)]
+        live = [h for h in self.hosts if h.proc.poll() is None]
         if not live:
             return
         victim = rng.choice(live)
-        for proc in victim:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-        for proc in victim:
-            proc.wait(30)
-        self.workers.remove(victim)
+        victim.kill(signal.SIGKILL)
+        self.hosts.remove(victim)
+        self.retired.append(victim)
 
     def stop(self) -> None:
-        procs = [p for host in self.workers for p in host] + [self.beat]
-        for proc in procs:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-        for proc in procs:
+        for host in self.hosts:
+            host.stop()
+        if self.beat.poll() is None:
+            os.killpg(self.beat.pid, signal.SIGTERM)
             try:
-                proc.wait(30)
+                self.beat.wait(30)
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+                os.killpg(self.beat.pid, signal.SIGKILL)
 
 
 def run_job(
@@ -240,9 +229,9 @@ def run_job(
     from jobs import services
     from jobs.models import CachedResponse, ItemResult, Job, LLMCall
 
-    server = FakeServer(
-        latency=args.latency, fault_rate=fault_rate, log=logdir / f"fake-{label}.log"
-    )
+    logdir = logdir / label
+    logdir.mkdir(parents=True, exist_ok=True)
+    server = FakeServer(latency=args.latency, fault_rate=fault_rate, log=logdir / "fake.log")
     model = ModelEntry.objects.create(
         slug=f"bench-{label}",
         display_name=f"bench {label}",
@@ -259,7 +248,7 @@ def run_job(
     kills = 0
     resumed = 0
     try:
-        time.sleep(3)  # let the workers connect before the clock starts
+        fleet.wait_ready()  # the clock starts when the first hosts consume
         started = time.monotonic()
         job = services.job_submit(
             models=[model], benchmarks=[bench], samples=args.samples, name=f"bench faults {label}"
@@ -274,6 +263,7 @@ def run_job(
                     continue
                 break
             now = time.monotonic()
+            ready = fleet.poll_ready()
             if kill_every and now >= next_kill:
                 fleet.kill_one(rng)
                 fleet.start()
@@ -282,7 +272,8 @@ def run_job(
             if now - last_report > 15:
                 print(
                     f"  [{label}] {job.done_items + job.failed_items}/{job.total_items} items, "
-                    f"{kills} kills, {now - started:.0f} s",
+                    f"{kills} kills, {ready}/{len(fleet.hosts)} hosts ready, "
+                    f"{now - started:.0f} s",
                     flush=True,
                 )
                 last_report = now
@@ -292,6 +283,13 @@ def run_job(
     finally:
         fleet.stop()
         server.stop()
+    start_times = sorted(fleet.start_times())
+    # a worker that is alive when another takes its item over says so (jobs/leases.py); a
+    # killed worker cannot, so these are the takeovers that no kill explains
+    lost_live = sum(
+        p.read_text(errors="replace").count("lease lost while this worker held it")
+        for p in logdir.glob("*.log")
+    )
     items = ItemResult.objects.filter(run__job=job)
     rows = items.count()
     distinct = items.values("run", "item_key", "sample_index").distinct().count()
@@ -323,6 +321,9 @@ def run_job(
         "rows": rows,
         "duplicates": rows - distinct,
         "taken_over": items.filter(attempts__gt=1).count(),
+        "taken_from_live": lost_live,
+        "host_start_median_s": start_times[len(start_times) // 2] if start_times else 0.0,
+        "host_start_max_s": start_times[-1] if start_times else 0.0,
         "resumed": resumed,
         "kills": kills,
         "served": stats["requests"],
@@ -360,6 +361,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--llm-threads", type=int, default=128, help="calls in flight per host (campaign)"
+    )
+    parser.add_argument(
+        "--runs",
+        choices=["both", "clean", "faults"],
+        default="both",
+        help="which runs to make (the ratio of wall times needs both)",
     )
     parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/podium_bench_faults"
@@ -408,17 +415,29 @@ def main() -> None:
         config={"source": "dir", "path": str(SHARED / "hipho"), "exam": "suite"},
     )
     try:
-        clean = run_job(
-            label="clean", args=args, env=env, logdir=logdir, fault_rate=0.0, kill_every=None
-        )
-        faulty = run_job(
-            label="faults",
-            args=args,
-            env=env,
-            logdir=logdir,
-            fault_rate=args.fault_rate,
-            kill_every=args.kill_every,
-        )
+        results = []
+        if args.runs in ("both", "clean"):
+            results.append(
+                run_job(
+                    label="clean",
+                    args=args,
+                    env=env,
+                    logdir=logdir,
+                    fault_rate=0.0,
+                    kill_every=None,
+                )
+            )
+        if args.runs in ("both", "faults"):
+            results.append(
+                run_job(
+                    label="faults",
+                    args=args,
+                    env=env,
+                    logdir=logdir,
+                    fault_rate=args.fault_rate,
+                    kill_every=args.kill_every,
+                )
+            )
     finally:
         import redis
 
@@ -440,6 +459,7 @@ def main() -> None:
         "duplicates",
         "duplicate_evals",
         "taken_over",
+        "taken_from_live",
         "resumed",
         "kills",
         "served",
@@ -452,22 +472,27 @@ def main() -> None:
         "billed_not_costed",
         "retried_calls",
         "peak_in_flight",
+        "host_start_median_s",
+        "host_start_max_s",
         "wall_s",
     ]
-    print(f"{'':22}{'no faults':>12}{'faults+kills':>14}")
+    titles = {"clean": "no faults", "faults": "faults+kills"}
+    print(f"{'':22}" + "".join(f"{titles[r['label']]:>14}" for r in results))
     for c in cols:
-        a, b = clean[c], faulty[c]
-        fmt = (lambda v: f"{v:.1f}") if c == "wall_s" else str
-        print(f"{c:22}{fmt(a):>12}{fmt(b):>14}")
+        fmt = (lambda v: f"{v:.1f}") if c.endswith("_s") else str
+        print(f"{c:22}" + "".join(f"{fmt(r[c]):>14}" for r in results))
+    last = results[-1]
     print(
-        f"\nitems expected: {faulty['expected']}, stored: {faulty['stored_done'] + faulty['stored_failed']}, "
-        f"items lost: {faulty['expected'] - faulty['stored_done'] - faulty['stored_failed']}, "
-        f"duplicate rows: {faulty['duplicates']}, duplicate evaluations: {faulty['duplicate_evals']}, "
-        f"billed calls missing from cost records: {faulty['billed_not_costed']}, "
-        f"calls paid twice: {faulty['paid_twice']} "
-        f"(<= one per process in flight at each of {faulty['kills']} kills), "
-        f"wall time with faults / without: {faulty['wall_s'] / clean['wall_s']:.2f}"
+        f"\n[{titles[last['label']]}] items expected: {last['expected']}, "
+        f"stored: {last['stored_done'] + last['stored_failed']}, "
+        f"items lost: {last['expected'] - last['stored_done'] - last['stored_failed']}, "
+        f"duplicate rows: {last['duplicates']}, "
+        f"duplicate evaluations: {last['duplicate_evals']}, "
+        f"billed calls missing from cost records: {last['billed_not_costed']}, "
+        f"calls paid twice: {last['paid_twice']} ({last['kills']} kills)"
     )
+    if len(results) == 2:
+        print(f"wall time with faults / without: {results[1]['wall_s'] / results[0]['wall_s']:.2f}")
 
 
 if __name__ == "__main__":
