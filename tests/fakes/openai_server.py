@@ -24,7 +24,9 @@ Runnable on its own, for benchmarks and the demo::
         --rule tests.fakes.example_rules:shout
 
 ``GET /stats`` returns the counters as JSON, ``POST /reset`` clears them (so a benchmark
-can read what a server in another process served). Only the standard library is used,
+can read what a server in another process served). ``GET /calls`` returns, for each answered
+completion in arrival order, the latency the server waited and a fingerprint of its messages
+(``messages_fingerprint``), from which bench/campaign.py computes its schedule bound. Only the standard library is used,
 so the subprocess starts fast.
 """
 
@@ -32,38 +34,28 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import itertools
 import json
 import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-FaultKind = Literal[
-    "rate_limit", "server_error", "timeout", "malformed", "truncated", "empty", "empty_body"
-]
-FAULT_KINDS: tuple[FaultKind, ...] = (
-    "rate_limit",
-    "server_error",
-    "timeout",
-    "malformed",
-    "truncated",
-    "empty",
-    "empty_body",
-)
-# The faults injected at random when fault_rate > 0 (timeouts are opt-in: they cost the
-# client a whole timeout each).
-DEFAULT_RANDOM_FAULTS: tuple[FaultKind, ...] = (
-    "rate_limit",
-    "server_error",
-    "malformed",
-    "truncated",
-    "empty",
-    "empty_body",
+from tests.fakes.replies import (  # noqa: F401  (re-exported: tests import them from here)
+    DEFAULT_RANDOM_FAULTS,
+    FAULT_KINDS,
+    FaultKind,
+    Reply,
+    Rule,
+    _text_of,
+    default_rule,
+    error,
+    fault,
+    load_rule,
+    messages_fingerprint,
 )
 
 _REASONS = {
@@ -78,66 +70,6 @@ _REASONS = {
     500: "Internal Server Error",
     503: "Service Unavailable",
 }
-
-
-@dataclass(frozen=True)
-class Reply:
-    """One scripted answer. ``text`` is the assistant content (or the error message)."""
-
-    text: str = ""
-    fault: FaultKind | None = None
-    status: int | None = None  # a non-200 status makes this an OpenAI-style error reply
-    error_code: str | None = None  # e.g. "invalid_api_key", "context_length_exceeded"
-    retry_after: str | None = None  # for rate_limit faults; None uses the server default
-    prompt_tokens: int | None = None  # None: estimated from the request text
-    completion_tokens: int | None = None  # None: estimated from the reply text
-    reasoning_tokens: int | None = None  # None: the server default
-    finish_reason: str = "stop"
-    latency: float | None = None  # None: the server default
-
-
-def fault(kind: FaultKind, *, retry_after: str | None = None) -> Reply:
-    """A scripted fault, e.g. ``fault("rate_limit", retry_after="1")``."""
-    if kind not in FAULT_KINDS:
-        raise ValueError(f"unknown fault kind {kind!r}; expected one of {FAULT_KINDS}")
-    return Reply(fault=kind, retry_after=retry_after)
-
-
-def error(status: int, message: str, code: str | None = None) -> Reply:
-    """A scripted permanent error reply (401, 400, 404, ...)."""
-    return Reply(text=message, status=status, error_code=code)
-
-
-Rule = Callable[[dict[str, Any]], "str | Reply"]
-
-
-def load_rule(dotted: str) -> Rule:
-    """Import ``package.module:function`` (or ``package.module.function``)."""
-    module_name, sep, attr = dotted.partition(":")
-    if not sep:
-        module_name, _, attr = dotted.rpartition(".")
-    if not module_name or not attr:
-        raise ValueError(f"rule {dotted!r} is not of the form package.module:function")
-    rule = getattr(importlib.import_module(module_name), attr, None)
-    if not callable(rule):
-        raise TypeError(f"rule {dotted!r}: {attr!r} is not a callable in {module_name!r}")
-    return rule
-
-
-def default_rule(request: dict[str, Any]) -> str:
-    """Echo the start of the last user message, so a reply is traceable to its prompt."""
-    for message in reversed(request.get("messages") or []):
-        if message.get("role") == "user":
-            return "fake reply to: " + _text_of(message.get("content"))[:200]
-    return "fake reply"
-
-
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return ""
 
 
 def _estimate_tokens(text: str) -> int:
@@ -158,6 +90,9 @@ class Counters:
     request_times: list[float] = field(default_factory=list)  # time.time() at arrival
     requests_json: list[dict[str, Any]] = field(default_factory=list)  # request bodies
     authorizations: list[str] = field(default_factory=list)  # Authorization headers seen
+    # Always kept (a float and a short digest per answered completion, in arrival order):
+    latencies: list[float] = field(default_factory=list)  # seconds the server waited
+    fingerprints: list[str] = field(default_factory=list)  # messages_fingerprint(messages)
 
     @property
     def faults_total(self) -> int:
@@ -363,6 +298,12 @@ class FakeOpenAIServer:
         if method == "GET" and path == "/stats":
             await self._send(writer, 200, self.counters.as_dict())
             return True
+        if method == "GET" and path == "/calls":
+            c = self.counters
+            await self._send(
+                writer, 200, {"latencies": c.latencies, "fingerprints": c.fingerprints}
+            )
+            return True
         if method == "POST" and path == "/reset":
             self.reset()
             await self._send(writer, 200, {"ok": True})
@@ -403,6 +344,9 @@ class FakeOpenAIServer:
         if reply.fault is not None:
             self.counters.faults[reply.fault] = self.counters.faults.get(reply.fault, 0) + 1
             return await self._send_fault(reply, latency, writer)
+        if reply.status is None or reply.status == 200:  # in arrival order, before the wait
+            self.counters.latencies.append(latency)
+            self.counters.fingerprints.append(messages_fingerprint(request.get("messages")))
         if latency > 0:
             await asyncio.sleep(latency)
         if reply.status is not None and reply.status != 200:

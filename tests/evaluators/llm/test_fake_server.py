@@ -113,3 +113,29 @@ def test_it_rejects_unknown_settings_and_rules():
     with pytest.raises(ValueError, match="package.module:function"):
         load_rule("nodots")
     assert load_rule("tests.fakes.example_rules.shout")({"messages": []}) == ""
+
+
+def test_it_logs_each_answered_call_with_its_latency_and_messages_fingerprint(fake_llm):
+    from tests.fakes.openai_server import Reply, messages_fingerprint
+
+    fake_llm.script(Reply(text="a", latency=0.02), fault("server_error"), Reply(text="b"))
+    url = fake_llm.base_url + "/chat/completions"
+    first = [{"role": "user", "content": "first"}]
+    second = [{"role": "system", "content": "s"}, {"role": "user", "content": "second"}]
+    _post(url, {"model": "m", "messages": first})
+    with pytest.raises(urllib.error.HTTPError):
+        _post(url, {"model": "m", "messages": second})
+    _post(url, {"model": "m", "messages": second})
+
+    with urllib.request.urlopen(fake_llm.base_url.removesuffix("/v1") + "/calls") as response:
+        log = json.loads(response.read())
+    # the fault is not an answered call; the default latency (0) is logged as drawn
+    assert log == {
+        "latencies": [0.02, 0.0],
+        "fingerprints": [messages_fingerprint(first), messages_fingerprint(second)],
+    }
+    assert messages_fingerprint(first) != messages_fingerprint(second)
+    # list content (a vision message) has the fingerprint of its text parts
+    assert messages_fingerprint(
+        [{"role": "user", "content": [{"type": "text", "text": "first"}]}]
+    ) == messages_fingerprint(first)
