@@ -90,6 +90,33 @@ def job_json(j: Job) -> dict[str, Any]:
     }
 
 
+# What run_json reads of a run and its model and benchmark: a list of runs loads only these
+# (QuerySet.only), not every column of three tables (a third of the time of a page of 100 runs).
+RUN_FIELDS = (
+    "id",
+    "job_id",
+    "model__slug",
+    "benchmark__slug",
+    "benchmark__family",
+    "status",
+    "score",
+    "score_se",
+    "total_items",
+    "done_items",
+    "failed_items",
+    "input_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+    "cost_usd",
+    "judge_cost_usd",
+    "judge_input_tokens",
+    "judge_output_tokens",
+    "spec_hash",
+    "finished_at",
+    "aggregated_at",
+)
+
+
 def run_json(r: Run, *, full: bool = False) -> dict[str, Any]:
     data = {
         "id": r.pk,

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404
 from api.http import ApiError, api_view, error_response, json_body, paged
 from api.openapi import schema
 from api.serializers import (
+    RUN_FIELDS,
     benchmark_json,
     entry_json,
     family_score_json,
@@ -218,7 +219,7 @@ def job_detail(request, pk: int, token=None):
     runs = (
         Run.objects.filter(job=job)
         .select_related("model", "benchmark")
-        .defer("spec", "metrics", "model__params", "benchmark__config")
+        .only(*RUN_FIELDS)
         .order_by("id")
     )
     # A campaign job holds thousands of runs: they come a page at a time (page, per_page), as the

@@ -139,6 +139,12 @@ def _url_pattern(name: str) -> tuple[str, str]:
     return head, tail
 
 
+def id_url(name: str, pk: int) -> str:
+    """reverse(name, args=[pk]) for a URL whose one argument is an id, from the cached pattern."""
+    head, tail = _url_pattern(name)
+    return f"{head}{int(pk)}{tail}"
+
+
 def run_url(run_id: int | None) -> str:
     """reverse('leaderboard:run') without a resolver walk per cell (tables link thousands)."""
     if not run_id:
