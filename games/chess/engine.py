@@ -74,7 +74,7 @@ class Evaluation:
     cp: int | None  # None when mate is set
     mate: int | None  # moves to mate, positive if the side to move mates; 0: it is mated
     best_move: str | None  # UCI; None in a finished position
-    pv: tuple[str, ...] = ()
+    pv: tuple[str, ...] = ()  # analyse() keeps only the PV's first move (the best move)
     depth: int = 0
     nodes: int = 0
 
@@ -178,19 +178,26 @@ class Engine:
             return done
         fresh = chess.Board(board.fen())  # keyed by FEN: the move history must not matter
         try:
-            info = self._engine.analyse(
+            # Only the score is parsed from the info lines, and the move comes from the bestmove
+            # line: python-chess would otherwise replay every info line's PV on a board (about
+            # half the worker CPU of a scored move). Same search, same score, depth and nodes;
+            # the best move is the first move of the last PV (tests/games/chess/test_engine.py).
+            with self._engine.analysis(
                 fresh,
                 (limit or self.limit).to_chess(),
                 root_moves=list(root_moves) if root_moves else None,
                 game=object(),
-            )
+                info=chess.engine.INFO_SCORE,
+            ) as analysis:
+                best = analysis.wait()
+                info = analysis.info
         except chess.engine.EngineError as exc:
             raise EngineError(f"{self.name} failed on {board.fen()}: {exc}") from exc
         score = info.get("score")
         if score is None:
             raise EngineError(f"{self.name} returned no score for {board.fen()}")
         pov = score.pov(board.turn)
-        pv = tuple(m.uci() for m in info.get("pv", ()))
+        pv = (best.move.uci(),) if best.move is not None else ()
         return Evaluation(
             cp=pov.score(),
             mate=pov.mate(),

@@ -63,6 +63,34 @@ def test_finished_positions_need_no_engine(engine):
     assert ev.mate == 0 and ev.best_move is None and ev.clamped_cp == -1000
 
 
+def test_it_reads_what_the_full_info_parse_reads(engine, puzzle_sample):
+    """Engine.analyse parses only the score and takes the move from the bestmove line; on 30
+    puzzle positions, searched whole and restricted to one move, that is exactly what
+    python-chess's full parse reads from the same search (score, depth, nodes, PV's first move)."""
+    import csv
+
+    import chess.engine
+
+    with open(puzzle_sample, newline="") as f:
+        rows = list(csv.DictReader(f))[:30]
+    for row in rows:
+        board = chess.Board(row["FEN"])
+        board.push_uci(row["Moves"].split()[0])
+        for roots in (None, [min(board.legal_moves, key=lambda m: m.uci())]):
+            ours = engine.analyse(board, root_moves=roots)
+            full = engine._engine.analyse(
+                chess.Board(board.fen()), SearchLimit().to_chess(), root_moves=roots, game=object()
+            )
+            pov = full["score"].pov(board.turn)
+            assert (ours.cp, ours.mate, ours.depth, ours.nodes) == (
+                pov.score(),
+                pov.mate(),
+                full["depth"],
+                full["nodes"],
+            ), board.fen()
+            assert ours.pv == (full["pv"][0].uci(),) and ours.best_move == ours.pv[0], board.fen()
+
+
 def test_limited_strength_play_returns_a_legal_move(engine):
     board = chess.Board()
     assert engine.play(board, elo=1350) in board.legal_moves
