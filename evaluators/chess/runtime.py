@@ -13,8 +13,10 @@ import logging
 import os
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
+import chess
 import chess.engine
 
 from evaluators.config import current
@@ -97,6 +99,38 @@ class ProcessEngine(Engine):
 
     def close(self) -> None:
         pass
+
+
+_prefetcher: tuple[ThreadPoolExecutor, int] | None = None
+
+
+def prefetch_best(analyzer: Analyzer, board: chess.Board) -> Future[object]:
+    """Start the best-move search of ``board`` (the position's own value, the same whatever
+    move a model plays) on this process's engines while the item waits on its model, so only
+    the played move's search is left when the reply comes. At most one queued search per
+    engine runs at a time; the result lands in the analysis cache. Pair with ``settle``."""
+    global _prefetcher
+    with _lock:
+        if _prefetcher is None or _prefetcher[1] != os.getpid():
+            workers = pool().size
+            _prefetcher = (
+                ThreadPoolExecutor(max_workers=workers, thread_name_prefix="chess-prefetch"),
+                os.getpid(),
+            )
+        executor = _prefetcher[0]
+    return executor.submit(analyzer.best, board.copy(stack=False))
+
+
+def settle(prefetch: Future[object] | None) -> None:
+    """Before the item scores its move: a prefetch not started yet is dropped (the item searches
+    itself, now); one under way is waited for, so the position is never searched twice. A
+    failed prefetch is ignored: the item's own search reports any engine failure."""
+    if prefetch is None or prefetch.cancel():
+        return
+    try:
+        prefetch.result()
+    except Exception:  # noqa: BLE001 - see above
+        log.debug("chess prefetch failed; the item searches itself", exc_info=True)
 
 
 def analyzer(limit: SearchLimit | None = None) -> Analyzer:

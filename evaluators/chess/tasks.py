@@ -15,6 +15,7 @@ import chess
 
 from evaluators.base import EvalContext, EvaluationError, ItemKey, ItemOutcome, ModelConfig
 from evaluators.chess import config as cfg
+from evaluators.chess import runtime
 from evaluators.chess.players import (
     Decision,
     ask_model,
@@ -131,16 +132,21 @@ def evaluate_best_move(
     ps, pos = _position(config, item)
     board = pos.board()
     transcript: list[dict[str, Any]] = []
-    decision = _choose_move(
-        ctx,
-        model,
-        board,
-        TEMPLATES["best_move"].format(side=side_name(board)),
-        analyzer,
-        config,
-        item,
-        transcript,
-    )
+    # the position's search runs while the model thinks (a built-in answers at once)
+    prefetch = None if model.is_builtin else runtime.prefetch_best(analyzer, board)
+    try:
+        decision = _choose_move(
+            ctx,
+            model,
+            board,
+            TEMPLATES["best_move"].format(side=side_name(board)),
+            analyzer,
+            config,
+            item,
+            transcript,
+        )
+    finally:
+        runtime.settle(prefetch)
     rec = move_record(
         board,
         decision,

@@ -33,7 +33,14 @@ from evaluators.hipho.prompts import (
     solver_messages,
     step_judge_prompt,
 )
-from evaluators.hipho.source import SUITE, exams_for, is_suite, resolve_path, validate_config
+from evaluators.hipho.source import (
+    SUITE,
+    exams_for,
+    exams_of_validated,
+    is_suite,
+    resolve_path,
+    validate_config,
+)
 from evaluators.llm_types import LLMError
 from rubrics.answers import GRADER_VERSION as ANSWER_GRADER_VERSION
 from rubrics.answers import (
@@ -77,9 +84,10 @@ def _split_key(key: str, suite: bool) -> tuple[str | None, str]:
     return exam_id, problem_id
 
 
-def _find(config: Mapping[str, Any], key: str) -> tuple[Exam, Problem]:
-    exams = exams_for(config)
-    exam_id, problem_id = _split_key(key, is_suite(config))
+def _find(conf: Mapping[str, Any], key: str) -> tuple[Exam, Problem]:
+    """The exam and problem of ``key`` in a config validate_config returned."""
+    exams = exams_of_validated(conf)
+    exam_id, problem_id = _split_key(key, is_suite(conf))
     for exam in exams:
         if exam_id is None or exam.exam_id == exam_id:
             try:

@@ -145,7 +145,12 @@ def _load(folder: str, exam: str, stamp: tuple[tuple[str, int, int], ...]) -> tu
 
 def exams_for(config: Mapping[str, Any]) -> tuple[Exam, ...]:
     """The exams a (validated) config names; raises ConfigError for a missing or bad source."""
-    conf = validate_config(config)
+    return exams_of_validated(validate_config(config))
+
+
+def exams_of_validated(conf: Mapping[str, Any]) -> tuple[Exam, ...]:
+    """exams_for of what validate_config returned, without validating it again (an item's
+    evaluation has just done so; each validation lists and stats the folder's files)."""
     folder = _folder(conf)
     try:
         return _load(str(folder), conf["exam"], _stamp(folder))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import IntegrityError, InterfaceError, OperationalError, connection
+from django.db import InterfaceError, OperationalError, connection
 
 from jobs.dbconn import release_connection
 from jobs.models import CachedResponse, LLMCall
@@ -105,12 +105,13 @@ class DatabaseResponseCache:
         stored = _storable_json(response)
 
         def write() -> None:
-            try:
-                CachedResponse.objects.get_or_create(
-                    request_hash=request_hash, defaults={"model": model[:200], "response": stored}
-                )
-            except IntegrityError:
-                pass  # another worker stored the same call first; either copy will do
+            # one INSERT ... ON CONFLICT DO NOTHING (get_or_create took a read, a transaction
+            # and the insert): another worker that stored the same call first keeps its copy,
+            # either will do
+            CachedResponse.objects.bulk_create(
+                [CachedResponse(request_hash=request_hash, model=model[:200], response=stored)],
+                ignore_conflicts=True,
+            )
 
         _write_with_retry("response cache write", write)
 
@@ -147,6 +148,7 @@ def open_intent(record) -> int | None:
 
 
 def _call_fields(record) -> dict[str, Any]:
+    """The call-log fields of a record, but its messages (see log_call)."""
     scope = _scope()
     return dict(
         run_id=scope.run_id,
@@ -154,7 +156,6 @@ def _call_fields(record) -> dict[str, Any]:
         purpose=record.purpose,
         request_hash=record.request_hash,
         model=record.model[:200],
-        messages=_storable_json(record.messages),
         reply=storable(record.reply or ""),
         input_tokens=record.input_tokens or 0,
         output_tokens=record.output_tokens or 0,
@@ -179,9 +180,11 @@ def log_call(record) -> None:
     intent = getattr(record, "intent", None)
 
     def write() -> None:
+        # the intent row holds the same messages already (open_intent wrote this call's): only
+        # a new row needs them, which spares a JSON copy of the prompt per call
         if intent is not None and LLMCall.objects.filter(pk=intent).update(**fields):
             return
-        LLMCall.objects.create(**fields)
+        LLMCall.objects.create(**fields, messages=_storable_json(record.messages))
 
     _write_with_retry("call log write", write)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
@@ -165,10 +165,14 @@ def item_claim(*, item_id: int) -> str | None:
     `WHERE id IN (SELECT …)`, whose state test is not re-checked after the lock: two claimers
     both won whenever the first one's commit was slow.
     """
-    owners = ItemResult.objects.filter(pk=item_id).values_list("run_id", "run__job_id").first()
+    owners = (
+        ItemResult.objects.filter(pk=item_id)
+        .values_list("run_id", "run__job_id", "run__status", "run__job__status")
+        .first()
+    )
     if owners is None:
         return None
-    run_id, job_id = owners
+    run_id, job_id, run_status, job_status = owners
     token = uuid.uuid4().hex
     now = timezone.now()
     claimed = (
@@ -185,10 +189,15 @@ def item_claim(*, item_id: int) -> str | None:
     )
     if not claimed:
         return None
-    Run.objects.filter(pk=run_id, status=Run.Status.PENDING).update(status=Run.Status.RUNNING)
-    Job.objects.filter(pk=job_id, status=Job.Status.PENDING).update(
-        status=Job.Status.RUNNING, started_at=now
-    )
+    # Only the first claims of a run find it pending (read above; the updates stay conditional).
+    # A resume sets the run back to pending in the transaction that makes its items claimable,
+    # so a claim of one of those items reads it pending.
+    if run_status == Run.Status.PENDING:
+        Run.objects.filter(pk=run_id, status=Run.Status.PENDING).update(status=Run.Status.RUNNING)
+    if job_status == Job.Status.PENDING:
+        Job.objects.filter(pk=job_id, status=Job.Status.PENDING).update(
+            status=Job.Status.RUNNING, started_at=now
+        )
     return token
 
 
@@ -223,10 +232,9 @@ def item_finish(*, item_id: int, token: str, outcome: ItemOutcome) -> bool:
             error="",
         )
         if won:
-            owners = _owners(item_id)
-            _count(*owners, done=1)
+            ended = _count_item(item_id, done=1)
     if won:
-        _maybe_complete(*owners)
+        _complete_ended(*ended)
     return bool(won)
 
 
@@ -248,10 +256,9 @@ def item_fail(
     with transaction.atomic():
         won = qs.update(**fields)
         if won:
-            owners = _owners(item_id)
-            _count(*owners, failed=1)
+            ended = _count_item(item_id, failed=1)
     if won:
-        _maybe_complete(*owners)
+        _complete_ended(*ended)
     return bool(won)
 
 
@@ -272,17 +279,38 @@ def item_cancel(*, item_id: int, token: str) -> bool:
     )
 
 
-def _owners(item_id: int) -> tuple[int, int]:
-    return ItemResult.objects.filter(pk=item_id).values_list("run_id", "run__job_id").get()
+def _count_item(item_id: int, *, done: int = 0, failed: int = 0) -> tuple[int, int, bool, bool]:
+    """Count an item's end on its run and job, in the caller's transaction: two UPDATE ...
+    RETURNING statements (PostgreSQL, and SQLite >= 3.35) instead of a lookup of the owners,
+    two updates and two reads of the rows. Returns (run id, job id, whether the run has every
+    item ended, whether the job has). Each update holds its row's lock until the commit, so the
+    count it returns is exact."""
+    run, job, item = Run._meta.db_table, Job._meta.db_table, ItemResult._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {run} SET done_items = done_items + %s, failed_items = failed_items + %s "
+            f"WHERE id = (SELECT run_id FROM {item} WHERE id = %s) "
+            "RETURNING id, job_id, done_items + failed_items >= total_items",
+            [done, failed, item_id],
+        )
+        run_id, job_id, run_ended = cursor.fetchone()
+        cursor.execute(
+            f"UPDATE {job} SET done_items = done_items + %s, failed_items = failed_items + %s "
+            "WHERE id = %s RETURNING done_items + failed_items >= total_items",
+            [done, failed, job_id],
+        )
+        (job_ended,) = cursor.fetchone()
+    return run_id, job_id, bool(run_ended), bool(job_ended)
 
 
-def _count(run_id: int, job_id: int, *, done: int = 0, failed: int = 0) -> None:
-    Run.objects.filter(pk=run_id).update(
-        done_items=F("done_items") + done, failed_items=F("failed_items") + failed
-    )
-    Job.objects.filter(pk=job_id).update(
-        done_items=F("done_items") + done, failed_items=F("failed_items") + failed
-    )
+def _complete_ended(run_id: int, job_id: int, run_ended: bool, job_ended: bool) -> None:
+    """_maybe_complete for the counts an item's end returned (no re-read of the rows)."""
+    if run_ended:
+        run_aggregate(run_id=run_id)
+    if job_ended:
+        Job.objects.filter(pk=job_id, status__in=[Job.Status.PENDING, Job.Status.RUNNING]).update(
+            status=Job.Status.DONE, finished_at=timezone.now()
+        )
 
 
 def _maybe_complete(run_id: int, job_id: int) -> None:

@@ -338,3 +338,43 @@ def test_model_against_model_records_both_sides():
     assert d["opponent_elo"] == 1500 and out.score == 0.5
     m = EVALUATOR.aggregate(config=c, outcomes=[stored(items[1], out)])
     assert m["elo"] == pytest.approx(1500) and m["draws"] == 1
+
+
+def test_the_position_is_searched_while_the_model_thinks(monkeypatch):
+    """best_move starts the position's best-move search before asking the model: the model's
+    reply finds it in the analysis cache, and the move is scored exactly as without it."""
+    import os
+    import time
+
+    from evaluators.chess import config as cfg
+    from evaluators.chess import runtime
+    from games.chess.analysis import Analyzer
+    from games.chess.cache import MemoryAnalysisCache, analysis_key
+
+    monkeypatch.setattr(runtime, "_cache", MemoryAnalysisCache())
+    monkeypatch.setattr(runtime, "_cache_pid", os.getpid())
+    c = EVALUATOR.validate_config({"task": "best_move"})
+    p = load_position_set(DEMO).positions[3]
+    board = chess.Board(p.fen)
+    engine = runtime.analyzer(cfg.search_limit(c))
+    key = analysis_key(board.fen(), engine.engine.id, engine.limit.key(), None)
+    seen = []
+
+    def think(b, messages):
+        deadline = time.monotonic() + 30
+        while runtime.analysis_cache().get(key) is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        seen.append(runtime.analysis_cache().get(key) is not None)
+        return f"Final answer: {min(b.legal_moves, key=lambda m: m.uci()).uci()}"
+
+    out = EVALUATOR.evaluate(
+        config=c, model=LLM, item=ItemKey(p.id), ctx=EvalContext(generate=FakeModel(rule=think))
+    )
+    assert seen == [True]
+    played = min(board.legal_moves, key=lambda m: m.uci())
+    fresh = Analyzer(engine.engine, MemoryAnalysisCache(), engine.limit)
+    scored = dict(out.details["moves"][0]["analysis"])
+    expected = fresh.score_move(board, played).to_dict()
+    for d in (scored, expected):  # from the set's stored move values, not this test's subject
+        d.pop("percentile")
+    assert scored == expected
