@@ -56,6 +56,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -309,7 +310,11 @@ def main() -> None:
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
         "PODIUM_LLM_TIMEOUT_SECONDS": str(max(60.0, args.latency * 20)),
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        # the host's call service (started by start_workers with the threads topology)
+        "PODIUM_CALL_SERVICE": f"unix:{tempfile.mkdtemp(prefix='podium-cs-')}/calls.sock",
     }
+    if args.topology != "threads":  # the old topology had no call service
+        env["PODIUM_CALL_SERVICE"] = ""
     os.environ.update(env)
     sys.path[:0] = [str(ROOT / "platform")]
     import django

@@ -83,7 +83,8 @@ class Worker:
     def ready(self) -> bool:
         if self.proc.poll() is not None:
             raise RuntimeError(f"{self.name} exited:\n{self.log_path.read_text()[-3000:]}")
-        return self.kind == "beat" or " ready." in self.log_path.read_text(errors="replace")
+        text = self.log_path.read_text(errors="replace")
+        return self.kind == "beat" or " ready." in text or "call service listening on" in text
 
     def cpu(self) -> tuple[float, float]:
         """(python cpu seconds, stockfish cpu seconds) over the process tree."""
@@ -112,7 +113,17 @@ def start_workers(args, env: dict[str, str], logdir: Path, workers: list[Worker]
     """Start the workers into ``workers`` (the caller stops them, also when this fails)."""
     celery = [sys.executable, "-m", "celery", "-A", "podium"]
     queue = env["PODIUM_QUEUE"]
-    if args.topology == "threads":  # the README's lines
+    if args.topology == "threads":  # the README's lines: the host's call service, then workers
+        # (its CPU and memory count with the LLM workers': it does the HTTP work they hand it)
+        workers.append(
+            Worker(
+                "callservice",
+                [sys.executable, "manage.py", "podium_callservice"],
+                env,
+                logdir,
+                "llm",
+            )
+        )
         per = args.cap // args.llm_processes
         for i in range(args.llm_processes):
             workers.append(

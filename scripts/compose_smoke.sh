@@ -237,9 +237,12 @@ wait_healthy() {  # SECONDS SERVICE...
     sleep 3
   done
 }
-stage up "Redis, PostgreSQL, the fake model; then web, 2 LLM workers, 1 CPU worker, beat"
+stage up "Redis, PostgreSQL, the fake model, the call service; then web, 2 LLM workers, 1 CPU worker, beat"
 compose up -d --no-build redis postgres fake-openai >>"$LOG" 2>&1 || fail "compose up (see $LOG)"
 wait_healthy 180 redis postgres fake-openai
+# the workers wait for the call service's health check, which podman without systemd only runs here
+compose up -d --no-build callservice >>"$LOG" 2>&1 || fail "compose up (see $LOG)"
+wait_healthy 240 callservice
 compose up -d --no-build --scale worker-llm=2 >>"$LOG" 2>&1 || fail "compose up (see $LOG)"
 wait_healthy 420 web worker-llm worker-cpu
 [ "$($ENGINE inspect -f '{{.State.Running}}' "$(containers beat)")" = true ] || fail "beat is not running"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# make demo: registers the built-in baselines and default benchmarks, starts both kinds of Celery
-# worker as the README's "Workers" section does (a thread pool on the LLM queue, a prefork pool
-# with the lease reaper on the CPU queue) and the web server, submits a demo batch of baselines on all three
+# make demo: registers the built-in baselines and default benchmarks, starts the host's call service
+# and both kinds of Celery worker as the README's "Workers" section does (a thread pool on the LLM
+# queue, a prefork pool with the lease reaper on the CPU queue) and the web server, submits a demo batch of baselines on all three
 # families, waits for it, and keeps serving until Ctrl-C.
 set -euo pipefail
 PORT="${1:-8000}"
@@ -12,7 +12,14 @@ export DJANGO_SETTINGS_MODULE=podium.settings
 mkdir -p var/log
 
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done; }
+service_pid=""
+cleanup() {
+  for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done
+  # the workers finish their items (SIGTERM is a warm shutdown) through the call service; then
+  # the service drains whatever is still in flight
+  for p in "${pids[@]}"; do while kill -0 "$p" 2>/dev/null; do sleep 0.2; done; done
+  if [ -n "$service_pid" ]; then kill "$service_pid" 2>/dev/null || true; wait "$service_pid" 2>/dev/null || true; fi
+}
 trap cleanup EXIT INT TERM
 
 # Hashed, gzip-compressed static files (plotly.js 4.8 MB -> 1.4 MB on the wire), served by WhiteNoise.
@@ -26,6 +33,17 @@ if [ -f "$REPORTED" ]; then $PY manage.py import_reported --path "$REPORTED"; el
 $PY manage.py demo_admin
 
 QUEUE="${PODIUM_QUEUE:-podium}"
+# The host's call service first: the workers hand it their model calls, and it stores every
+# reply before answering (README, Workers). Stopped last, after the workers have drained.
+mkdir -p var/run
+export PODIUM_CALL_SERVICE="${PODIUM_CALL_SERVICE:-unix:$PWD/var/run/callservice.sock}"
+setsid $PY manage.py podium_callservice >var/log/callservice.log 2>&1 &
+service_pid=$!
+for _ in $(seq 1 200); do
+  grep -q "listening on" var/log/callservice.log 2>/dev/null && break
+  kill -0 "$service_pid" 2>/dev/null || { cat var/log/callservice.log; exit 1; }
+  sleep 0.3
+done
 # CPU-bound items (built-in players, engine analysis) and the engine's own tasks: one process per core.
 PODIUM_DB_POOL_SIZE=2 setsid .venv/bin/celery -A podium worker -B -l INFO -P prefork \
   -c "${DEMO_CPU_WORKERS:-$(nproc)}" -Q "$QUEUE" -n "cpu@%h" \
@@ -43,7 +61,7 @@ for _ in $(seq 1 100); do
   curl -fsS "http://127.0.0.1:$PORT/api/health" >/dev/null 2>&1 && break
   sleep 0.3
 done
-echo "site: http://127.0.0.1:$PORT  (worker logs: var/log/worker-cpu.log, var/log/worker-llm.log)"
+echo "site: http://127.0.0.1:$PORT  (logs: var/log/worker-cpu.log, var/log/worker-llm.log, var/log/callservice.log)"
 
 $PY manage.py demo_batch --timeout "${DEMO_TIMEOUT:-1800}"
 

@@ -1,5 +1,10 @@
 """Connects the pure LLM gateway to the database: the response cache lives in CachedResponse,
-every call outcome becomes an LLMCall row tagged with the run and item being evaluated."""
+every call outcome becomes an LLMCall row tagged with the run and item being evaluated.
+
+``gateway()`` is a worker's: with PODIUM_CALL_SERVICE it reads the cache itself and hands every
+miss to the host's call service. ``sending_gateway()`` is the one that sends (the call
+service's, or a worker's without a service): it opens an intent row before sending and stores a
+reply, its call-log row and the intent's closing in one transaction (``store_reply``)."""
 
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connection
+from django.db import InterfaceError, OperationalError, connection, transaction
 
 from jobs.dbconn import release_connection
 from jobs.models import CachedResponse, LLMCall
@@ -83,6 +88,19 @@ def scope_set(scope: CallScope | None) -> None:
 
 def _scope() -> CallScope:
     return getattr(_current, "scope", None) or CallScope(None, None)
+
+
+def scope_tags() -> dict[str, int | None]:
+    """This thread's scope as the call service receives it (to tag the rows it writes)."""
+    scope = _scope()
+    return {"run_id": scope.run_id, "item_id": scope.item_id}
+
+
+def scope_from_tags(tags: dict[str, Any]) -> CallScope:
+    def as_id(value: Any) -> int | None:
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    return CallScope(as_id(tags.get("run_id")), as_id(tags.get("item_id")))
 
 
 class DatabaseResponseCache:
@@ -189,25 +207,68 @@ def log_call(record) -> None:
     _write_with_retry("call log write", write)
 
 
-_gateway = None
+def store_reply(request_hash: str, model: str, entry: dict[str, Any], record) -> None:
+    """A paid reply: the cache entry and the call-log row (the intent row, closed) in one
+    transaction, so the cost records never show a reply the cache lacks, or the reverse."""
+    stored = _storable_json(entry)
+    fields = _call_fields(record)
+    intent = getattr(record, "intent", None)
+
+    def write() -> None:
+        with transaction.atomic():
+            # INSERT ... ON CONFLICT DO NOTHING: a copy stored first by another sender stays
+            CachedResponse.objects.bulk_create(
+                [CachedResponse(request_hash=request_hash, model=model[:200], response=stored)],
+                ignore_conflicts=True,
+            )
+            if intent is None or not LLMCall.objects.filter(pk=intent).update(**fields):
+                LLMCall.objects.create(**fields, messages=_storable_json(record.messages))
+
+    _write_with_retry("reply and call log write", write)
+
+
+_gateways: dict[str, Any] = {}
 _gateway_lock = threading.Lock()
 
 
-def gateway():
-    """One gateway per worker process (its rate limiter and HTTP pools are per process)."""
-    global _gateway
-    if _gateway is None:
-        with _gateway_lock:
-            if _gateway is None:
-                from evaluators.llm import Gateway
+def _build(kind: str):
+    from evaluators.llm import Gateway
 
-                _gateway = Gateway(
-                    cache=DatabaseResponseCache(),
-                    redis_url=settings.REDIS_URL,
-                    on_call=log_call,
-                    on_send=open_intent,
-                    timeout_s=settings.PODIUM_LLM_TIMEOUT_SECONDS,
-                    max_attempts=settings.PODIUM_LLM_MAX_RETRIES + 1,
-                    backoff_base_s=settings.PODIUM_LLM_BACKOFF_BASE_SECONDS,
-                )
-    return _gateway
+    common: dict[str, Any] = dict(
+        cache=DatabaseResponseCache(),
+        redis_url=settings.REDIS_URL,
+        on_call=log_call,
+        timeout_s=settings.PODIUM_LLM_TIMEOUT_SECONDS,
+        max_attempts=settings.PODIUM_LLM_MAX_RETRIES + 1,
+        backoff_base_s=settings.PODIUM_LLM_BACKOFF_BASE_SECONDS,
+    )
+    if kind == "worker" and settings.PODIUM_CALL_SERVICE:
+        from evaluators.llm_service import CallServiceClient
+
+        return Gateway(
+            **common,
+            service=CallServiceClient(settings.PODIUM_CALL_SERVICE),
+            call_tags=scope_tags,
+        )
+    return Gateway(**common, on_send=open_intent, on_reply=store_reply)
+
+
+def _one(kind: str):
+    gw = _gateways.get(kind)
+    if gw is None:
+        with _gateway_lock:
+            gw = _gateways.get(kind)
+            if gw is None:
+                gw = _gateways[kind] = _build(kind)
+    return gw
+
+
+def gateway():
+    """One gateway per worker process (its rate limiter and HTTP pools are per process): through
+    the host's call service when PODIUM_CALL_SERVICE names one, else sending itself."""
+    return _one("worker")
+
+
+def sending_gateway():
+    """The gateway that sends calls itself: the call service's."""
+    return _one("sending")

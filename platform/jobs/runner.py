@@ -15,6 +15,7 @@ from django.db.models.fields.json import KT
 
 from catalog.models import ModelEntry
 from evaluators.base import EvalContext, EvaluationError, ItemKey, JobCancelled, ModelConfig
+from evaluators.llm_service import CallServiceUnavailable
 from evaluators.registry import get_family
 from jobs import services
 from jobs.dbconn import release_connection
@@ -27,7 +28,8 @@ log = logging.getLogger(__name__)
 
 
 class InfrastructureError(Exception):
-    """The database or broker failed under us: the item goes back to the queue, not to FAILED."""
+    """The database, the broker or the host's call service failed under us: the item goes back
+    to the queue, not to FAILED."""
 
 
 _cancelled_at: dict[int, tuple[float, bool]] = {}
@@ -193,7 +195,7 @@ def _execute(item_id: int, token: str, lease) -> str:
     except JobCancelled:
         services.item_cancel(item_id=item_id, token=token)
         return ItemResult.State.CANCELLED
-    except (OperationalError, InterfaceError) as exc:
+    except (OperationalError, InterfaceError, CallServiceUnavailable) as exc:
         raise InfrastructureError(str(exc)) from exc
     except Exception as exc:  # any other failure is recorded with its reason, never lost
         reason = _failure_reason(exc)

@@ -196,6 +196,19 @@ CELERY_BEAT_SCHEDULE = {
 PODIUM_LLM_TIMEOUT_SECONDS = env_float("PODIUM_LLM_TIMEOUT_SECONDS", 600.0, minimum=1.0)
 PODIUM_LLM_MAX_RETRIES = env_int("PODIUM_LLM_MAX_RETRIES", 6, minimum=0)
 PODIUM_LLM_BACKOFF_BASE_SECONDS = env_float("PODIUM_LLM_BACKOFF_BASE_SECONDS", 1.0, minimum=0.0)
+# The host's call service (`manage.py podium_callservice`): unix:/path/to/socket or host:port.
+# Workers hand it every model call the response cache cannot answer; it sends the call, stores
+# the reply and only then answers, so a worker killed mid-call loses nothing it paid for. Empty:
+# the worker sends calls itself (tests of the gateway alone, `manage.py evaluate`), and a worker
+# killed mid-call loses the replies it was waiting for.
+PODIUM_CALL_SERVICE = env_str("PODIUM_CALL_SERVICE").strip()
+if PODIUM_CALL_SERVICE:
+    from evaluators.llm_service import parse_address
+
+    try:
+        parse_address(PODIUM_CALL_SERVICE)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"PODIUM_CALL_SERVICE: {exc}") from None
 
 # --- Static files -------------------------------------------------------------------------
 STATIC_URL = "/static/"
