@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from catalog.models import Benchmark, ModelEntry
@@ -90,57 +91,50 @@ def job_json(j: Job) -> dict[str, Any]:
     }
 
 
-# What run_json reads of a run and its model and benchmark: a list of runs loads only these
-# (QuerySet.only), not every column of three tables (a third of the time of a page of 100 runs).
-RUN_FIELDS = (
-    "id",
-    "job_id",
-    "model__slug",
-    "benchmark__slug",
-    "benchmark__family",
-    "status",
-    "score",
-    "score_se",
-    "total_items",
-    "done_items",
-    "failed_items",
-    "input_tokens",
-    "output_tokens",
-    "reasoning_tokens",
-    "cost_usd",
-    "judge_cost_usd",
-    "judge_input_tokens",
-    "judge_output_tokens",
-    "spec_hash",
-    "finished_at",
-    "aggregated_at",
-)
+# A run as the API shows it: output key -> the field it comes from (a path through the model and
+# the benchmark). A list of runs reads exactly these columns as values() rows (run_row_json),
+# without building three model instances per run (half the time of a page of 100 runs).
+RUN_FIELDS = {
+    "id": "id",
+    "job": "job_id",
+    "model": "model__slug",
+    "benchmark": "benchmark__slug",
+    "family": "benchmark__family",
+    "status": "status",
+    "score": "score",
+    "score_se": "score_se",
+    "total_items": "total_items",
+    "done_items": "done_items",
+    "failed_items": "failed_items",
+    "input_tokens": "input_tokens",
+    "output_tokens": "output_tokens",
+    "reasoning_tokens": "reasoning_tokens",
+    "cost_usd": "cost_usd",
+    "judge_cost_usd": "judge_cost_usd",
+    "judge_input_tokens": "judge_input_tokens",
+    "judge_output_tokens": "judge_output_tokens",
+    "spec_hash": "spec_hash",
+    "finished_at": "finished_at",
+    "aggregated_at": "aggregated_at",
+}
+_RUN_TIMES = ("finished_at", "aggregated_at")
+
+
+def run_row_json(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A run from a ``values(*RUN_FIELDS.values())`` row."""
+    return {
+        key: _iso(row[src]) if key in _RUN_TIMES else row[src] for key, src in RUN_FIELDS.items()
+    }
+
+
+def _path(obj: Any, path: str) -> Any:
+    for part in path.split("__"):
+        obj = getattr(obj, part)
+    return obj
 
 
 def run_json(r: Run, *, full: bool = False) -> dict[str, Any]:
-    data = {
-        "id": r.pk,
-        "job": r.job_id,
-        "model": r.model.slug,
-        "benchmark": r.benchmark.slug,
-        "family": r.benchmark.family,
-        "status": r.status,
-        "score": r.score,
-        "score_se": r.score_se,
-        "total_items": r.total_items,
-        "done_items": r.done_items,
-        "failed_items": r.failed_items,
-        "input_tokens": r.input_tokens,
-        "output_tokens": r.output_tokens,
-        "reasoning_tokens": r.reasoning_tokens,
-        "cost_usd": r.cost_usd,
-        "judge_cost_usd": r.judge_cost_usd,
-        "judge_input_tokens": r.judge_input_tokens,
-        "judge_output_tokens": r.judge_output_tokens,
-        "spec_hash": r.spec_hash,
-        "finished_at": _iso(r.finished_at),
-        "aggregated_at": _iso(r.aggregated_at),
-    }
+    data = run_row_json({src: _path(r, src) for src in RUN_FIELDS.values()})
     if full:
         data["spec"] = r.spec
         data["metrics"] = r.metrics

@@ -20,6 +20,7 @@ from api.serializers import (
     job_json,
     model_json,
     run_json,
+    run_row_json,
 )
 from catalog.models import Benchmark, ModelEntry
 from evaluators.registry import FAMILIES
@@ -216,15 +217,10 @@ def _job_submit(request, token) -> JsonResponse:
 @api_view({"GET": False})
 def job_detail(request, pk: int, token=None):
     job = get_object_or_404(Job, pk=pk)
-    runs = (
-        Run.objects.filter(job=job)
-        .select_related("model", "benchmark")
-        .only(*RUN_FIELDS)
-        .order_by("id")
-    )
+    runs = Run.objects.filter(job=job).order_by("id").values(*RUN_FIELDS.values())
     # A campaign job holds thousands of runs: they come a page at a time (page, per_page), as the
     # HTML job page shows them, so the response stays small and fast.
-    runs_page = paged(request, runs, run_json, per_page=100)
+    runs_page = paged(request, runs, run_row_json, per_page=100)
     return {
         **job_json(job),
         "live": job_progress(job_id=job.pk),

@@ -86,6 +86,10 @@ def test_jobs_list_and_detail(client, site):
     second = client.get(f"/api/jobs/{site['job'].pk}", {"per_page": 5, "page": 2}).json()
     assert (second["runs_count"], second["runs_page"], second["runs_pages"]) == (19, 2, 4)
     assert [r["id"] for r in second["runs"]] == [r["id"] for r in detail["runs"]][5:10]
+    # the job's run list (values() rows) says of each run exactly what /api/runs/<id> says
+    for listed in detail["runs"][:3]:
+        one = client.get(f"/api/runs/{listed['id']}").json()
+        assert listed == {k: v for k, v in one.items() if k not in ("spec", "metrics")}
     _error(client.get(f"/api/jobs/{site['job'].pk}", {"page": 9}), 404, "not_found")
     _error(client.get("/api/jobs/9999"), 404, "not_found")
 
