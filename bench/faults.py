@@ -32,6 +32,7 @@ import argparse
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -247,6 +248,7 @@ def run_job(
     rng = random.Random(1)
     kills = 0
     resumed = 0
+    resumed_ids: set[int] = set()
     try:
         fleet.wait_ready()  # the clock starts when the first hosts consume
         started = time.monotonic()
@@ -259,6 +261,11 @@ def run_job(
             job.refresh_from_db()
             if job.status == Job.Status.DONE:
                 if job.failed_items and not resumed:
+                    resumed_ids = set(
+                        ItemResult.objects.filter(run__job=job, state="failed").values_list(
+                            "pk", flat=True
+                        )
+                    )
                     resumed = services.job_resume(job=job)  # retry what failed past the retries
                     continue
                 break
@@ -286,10 +293,11 @@ def run_job(
     start_times = sorted(fleet.start_times())
     # a worker that is alive when another takes its item over says so (jobs/leases.py); a
     # killed worker cannot, so these are the takeovers that no kill explains
-    lost_live = sum(
-        p.read_text(errors="replace").count("lease lost while this worker held it")
-        for p in logdir.glob("*.log")
-    )
+    # Who took what over, from the workers' logs: the reaper logs each takeover, and a worker
+    # that is alive when its item is taken over logs that it lost the lease (a killed one cannot).
+    logs = "\n".join(p.read_text(errors="replace") for p in logdir.glob("*.log"))
+    taken = {int(m) for m in re.findall(r"item (\d+): lease expired", logs)}
+    lost_live = {int(m) for m in re.findall(r"item (\d+): lease lost while this worker", logs)}
     items = ItemResult.objects.filter(run__job=job)
     rows = items.count()
     distinct = items.values("run", "item_key", "sample_index").distinct().count()
@@ -313,6 +321,14 @@ def run_job(
         .filter(n__gt=1)
     )
     duplicate_evaluations = sum(row["n"] - 1 for row in calls_per_item)
+    # the unavoidable ones: an item re-run because its host was killed; and the re-run of an item
+    # that failed (its calls failed past the retries) by the resume
+    after_kill = sum(row["n"] - 1 for row in calls_per_item if row["item_id"] in taken - lost_live)
+    after_failure = sum(
+        row["n"] - 1
+        for row in calls_per_item
+        if row["item_id"] in resumed_ids and row["item_id"] not in taken - lost_live
+    )
     return {
         "label": label,
         "expected": job.total_items,
@@ -321,7 +337,7 @@ def run_job(
         "rows": rows,
         "duplicates": rows - distinct,
         "taken_over": items.filter(attempts__gt=1).count(),
-        "taken_from_live": lost_live,
+        "taken_from_live": len(lost_live),
         "host_start_median_s": start_times[len(start_times) // 2] if start_times else 0.0,
         "host_start_max_s": start_times[-1] if start_times else 0.0,
         "resumed": resumed,
@@ -333,6 +349,9 @@ def run_job(
         "paid_twice": stats["successful"] - needed,
         "logged_paid_twice": paid_rows,
         "duplicate_evals": duplicate_evaluations,
+        "dup_evals_after_kill": after_kill,
+        "dup_evals_after_failure": after_failure,
+        "dup_evals_other": duplicate_evaluations - after_kill - after_failure,
         "peak_in_flight": stats.get("max_in_flight", 0),
         "open_intents": open_intents,
         "billed_not_costed": max(0, stats["successful"] - logged_paid - open_intents),
@@ -458,6 +477,9 @@ def main() -> None:
         "stored_failed",
         "duplicates",
         "duplicate_evals",
+        "dup_evals_after_kill",
+        "dup_evals_after_failure",
+        "dup_evals_other",
         "taken_over",
         "taken_from_live",
         "resumed",
@@ -487,7 +509,9 @@ def main() -> None:
         f"stored: {last['stored_done'] + last['stored_failed']}, "
         f"items lost: {last['expected'] - last['stored_done'] - last['stored_failed']}, "
         f"duplicate rows: {last['duplicates']}, "
-        f"duplicate evaluations: {last['duplicate_evals']}, "
+        f"duplicate evaluations: {last['duplicate_evals']} "
+        f"({last['dup_evals_after_kill']} re-runs after a kill, "
+        f"{last['dup_evals_after_failure']} after a failure, {last['dup_evals_other']} other), "
         f"billed calls missing from cost records: {last['billed_not_costed']}, "
         f"calls paid twice: {last['paid_twice']} ({last['kills']} kills)"
     )
