@@ -2,7 +2,8 @@
 workers are SIGKILLed every few seconds, next to the same job without faults.
 
     .venv/bin/python bench/faults.py [--samples 5] [--workers 3] [--concurrency 3]
-        [--fault-rate 0.3] [--kill-every 10] [--latency 0.05]
+        [--llm-threads 128] [--fault-rate 0.3] [--kill-every 10] [--latency 0.05]
+        [--llm-timeout 2] [--lease 4] [--runs both|clean|faults] [--no-call-service]
         [--database-url postgres://postgres@127.0.0.1:5432/podium_bench_faults]
 
 The job is the whole HiPhO suite from the shared data (403 problems) times --samples (5: 2,015
@@ -13,17 +14,24 @@ SIGKILLed (parent and pool) every --kill-every seconds and replaced. A separate 
 the lease reaper. Each run uses its own model string, so run 2 gets nothing from run 1's cache.
 
 Printed per run: items expected, items stored (done + failed), duplicate rows, duplicate
-evaluations (an item's trips to the model beyond one, cache hits included), items taken over
-after a kill, calls paid twice (the server's successful replies minus the distinct requests
-that needed one; a call in flight when its worker died is paid twice by any provider), open
-call intents (sent, never closed: counted at unknown cost), billed calls missing from the cost
-records (successful replies minus logged successes minus open intents), the peak of calls in
-flight at the server, and the wall time; then the ratio of the two wall times.
+evaluations (an item's trips to the model beyond one, cache hits included), split into re-runs
+of items whose host was killed, re-runs of failed items by the resume, and the rest (the goal-0
+part); items taken over, and of those taken from a live worker (its log says it lost the lease:
+a killed worker cannot); calls paid twice (the server's successful replies minus the distinct
+requests that needed one); open call intents (sent, never closed: counted at unknown cost);
+billed calls missing from the cost records (successful replies minus logged successes minus
+open intents); the peak of calls in flight at the server; the median and slowest time from a
+host's start to its workers consuming; and the wall time. --runs both adds the ratio of the
+two wall times.
 
 Topology (--topology campaign, the default): each host is a threads worker on the LLM queue
 (--llm-threads in flight) plus a prefork worker on the CPU queue, as scripts/demo.sh starts
-them; a kill takes a whole host. --topology prefork runs one prefork worker per host. The database is dropped and recreated (a
-PostgreSQL database of its own, or a SQLite file under var/ for a sqlite:/// URL).
+them, and (--call-service, the default once the command exists) the host's call service,
+which a kill spares: it is outside the workers' failure domain, and the killed host's
+replacement uses it. A kill takes a host's workers. --topology prefork runs one prefork worker
+per host. The database is dropped and recreated (a PostgreSQL database of its own, or a SQLite
+file under var/ for a sqlite:/// URL). Keep --llm-timeout above --latency: a request that times
+out is still billed (and counted here as paid twice).
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -130,12 +139,38 @@ class Fleet:
         concurrency: int,
         topology: str = "campaign",
         llm_threads: int = 128,
+        slots: int = 3,
+        call_service: bool = False,
     ) -> None:
         self.env, self.logdir, self.concurrency = env, logdir, concurrency
         self.topology, self.llm_threads = topology, llm_threads
-        self.hosts: list = []
+        self.hosts: dict[int, object] = {}  # host slot -> its live workers
         self.retired: list = []  # killed hosts, kept for their start-up times
         self.started = 0
+        # One call service per host slot, as the README runs it: outside the workers' failure
+        # domain, so a kill takes the workers of a host and its service lives on for the
+        # replacement workers of that slot.
+        self.services: dict[int, tuple[str, subprocess.Popen]] = {}
+        if call_service:
+            sockets = tempfile.mkdtemp(prefix="podium-bench-cs-")
+            for slot in range(slots):
+                address = f"unix:{sockets}/host{slot}.sock"
+                proc = subprocess.Popen(
+                    [sys.executable, "manage.py", "podium_callservice", "--address", address],
+                    cwd=ROOT,
+                    env={**env, "PODIUM_CALL_SERVICE": address},
+                    stdout=open(logdir / f"callservice{slot}.log", "wb"),  # noqa: SIM115
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+                self.services[slot] = (address, proc)
+            deadline = time.monotonic() + 300
+            for slot, (_, proc) in self.services.items():
+                log = logdir / f"callservice{slot}.log"
+                while "listening on" not in log.read_text(errors="replace"):
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(f"call service {slot} did not start:\n{log.read_text()}")
+                    time.sleep(0.1)
         self.beat = subprocess.Popen(
             [
                 sys.executable,
@@ -156,15 +191,18 @@ class Fleet:
             start_new_session=True,
         )
 
-    def start(self) -> None:
+    def start(self, slot: int) -> None:
         from tests.fixtures.workers import WorkerProcess, start_host
 
         self.started += 1
         name = f"bench{self.started}"
+        env = self.env
+        if slot in self.services:
+            env = {**env, "PODIUM_CALL_SERVICE": self.services[slot][0]}
         if self.topology == "campaign":
             host = start_host(
                 name=name,
-                env=self.env,
+                env=env,
                 logdir=self.logdir,
                 llm_threads=self.llm_threads,
                 cpu_processes=self.concurrency,
@@ -173,17 +211,17 @@ class Fleet:
         else:  # both queues of jobs.queue on one prefork worker
             host = WorkerProcess(
                 name=name,
-                env=self.env,
+                env=env,
                 kind="both",
                 concurrency=self.concurrency,
                 logdir=self.logdir,
                 loglevel="WARNING",
             )
-        self.hosts.append(host)
+        self.hosts[slot] = host
 
     def poll_ready(self) -> int:
         """How many live hosts consume (and note when each became ready)."""
-        return sum(1 for h in self.hosts if h.ready())
+        return sum(1 for h in self.hosts.values() if h.ready())
 
     def wait_ready(self, timeout: float = 600) -> None:
         deadline = time.monotonic() + timeout
@@ -193,20 +231,27 @@ class Fleet:
             time.sleep(0.1)
 
     def start_times(self) -> list[float]:
-        return [h.time_to_ready for h in self.retired + self.hosts if h.time_to_ready is not None]
+        hosts = self.retired + list(self.hosts.values())
+        return [h.time_to_ready for h in hosts if h.time_to_ready is not None]
 
-    def kill_one(self, rng: random.Random) -> None:
-        live = [h for h in self.hosts if h.proc.poll() is None]
-        if not live:
-            return
-        victim = rng.choice(live)
+    def kill_one(self, rng: random.Random) -> int:
+        """SIGKILL the workers of a random host; returns its slot (to start its replacement)."""
+        slot = rng.choice(sorted(self.hosts))
+        victim = self.hosts.pop(slot)
         victim.kill(signal.SIGKILL)
-        self.hosts.remove(victim)
         self.retired.append(victim)
+        return slot
 
     def stop(self) -> None:
-        for host in self.hosts:
+        for host in self.hosts.values():
             host.stop()
+        for _, proc in self.services.values():
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(60)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
         if self.beat.poll() is None:
             os.killpg(self.beat.pid, signal.SIGTERM)
             try:
@@ -242,9 +287,17 @@ def run_job(
         params={"temperature": 0.6},
     )
     bench = Benchmark.objects.get(slug="bench/hipho-suite")
-    fleet = Fleet(env, logdir, args.concurrency, args.topology, args.llm_threads)
-    for _ in range(args.workers):
-        fleet.start()
+    fleet = Fleet(
+        env,
+        logdir,
+        args.concurrency,
+        args.topology,
+        args.llm_threads,
+        slots=args.workers,
+        call_service=args.call_service,
+    )
+    for slot in range(args.workers):
+        fleet.start(slot)
     rng = random.Random(1)
     kills = 0
     resumed = 0
@@ -272,8 +325,7 @@ def run_job(
             now = time.monotonic()
             ready = fleet.poll_ready()
             if kill_every and now >= next_kill:
-                fleet.kill_one(rng)
-                fleet.start()
+                fleet.start(fleet.kill_one(rng))
                 kills += 1
                 next_kill = now + kill_every
             if now - last_report > 15:
@@ -382,6 +434,12 @@ def main() -> None:
         "--llm-threads", type=int, default=128, help="calls in flight per host (campaign)"
     )
     parser.add_argument(
+        "--call-service",
+        action=argparse.BooleanOptionalAction,
+        default=(ROOT / "platform/jobs/management/commands/podium_callservice.py").exists(),
+        help="a call service per host (manage.py podium_callservice), as the README runs it",
+    )
+    parser.add_argument(
         "--runs",
         choices=["both", "clean", "faults"],
         default="both",
@@ -469,7 +527,9 @@ def main() -> None:
     )
     print(
         f"\nHiPhO suite x {args.samples} samples, {shape}, latency {args.latency} s, "
-        f"kill every {args.kill_every} s, database {args.database_url.split(':')[0]}"
+        f"kill every {args.kill_every} s, fault rate {args.fault_rate}, lease {args.lease} s, "
+        f"call service per host: {'yes' if args.call_service else 'no'}, "
+        f"database {args.database_url.split(':')[0]}"
     )
     cols = [
         "expected",
