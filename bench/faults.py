@@ -206,7 +206,7 @@ class Fleet:
                 logdir=self.logdir,
                 llm_threads=self.llm_threads,
                 cpu_processes=self.concurrency,
-                loglevel="WARNING",
+                loglevel="INFO",  # (the " ready." line is logged at INFO)
             )
         else:  # both queues of jobs.queue on one prefork worker
             host = WorkerProcess(
@@ -215,7 +215,7 @@ class Fleet:
                 kind="both",
                 concurrency=self.concurrency,
                 logdir=self.logdir,
-                loglevel="WARNING",
+                loglevel="INFO",  # (the " ready." line is logged at INFO)
             )
         self.hosts[slot] = host
 

@@ -1,33 +1,55 @@
-"""One lease keeper per worker process: a single thread renews the leases of every item the
-process holds, however many (hundreds on a thread-pool worker), in one UPDATE per round.
+"""One lease keeper per worker process: the leases of every item the process holds, however many
+(hundreds on a thread-pool worker), are renewed together in one UPDATE per round.
 
 A lease renewed here means "this process is alive": a process that dies stops renewing, its
 items' leases expire and the reaper hands them to another worker. A lease lost (taken over by
 another worker after a stall, or the job cancelled) is reported to the item's holder through
 ``Lease.lost`` so it stops spending on the item.
+
+On PostgreSQL the renewing is done by a small process of the worker's own (jobs/lease_renewer.py,
+with its own interpreter and connection): a thread here shared the GIL and the connection pool
+with the item threads, and under load renewed seconds late, so that live items were taken over
+(tests/faults/test_lease_kept_under_load.py). The renewer exits when its worker dies. Without
+PostgreSQL (the SQLite demo) a thread renews, on the thread's own connection.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import subprocess
+import sys
 import threading
-import time
 from datetime import timedelta
 from functools import reduce
 from operator import or_
+from pathlib import Path
+from typing import IO
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
-from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Q
 from django.utils import timezone
 
-from jobs.dbconn import pooled
 from jobs.models import ItemResult
 
 log = logging.getLogger(__name__)
-_CHUNK = 500  # (id, token) pairs per UPDATE
+_CHUNK = 500  # (id, token) pairs per UPDATE (the thread keeper)
+_RENEWER = Path(__file__).with_name("lease_renewer.py")
+# libpq parameters a deployment may put in the database OPTIONS (the renewer connects with libpq)
+_LIBPQ_OPTIONS = (
+    "sslmode",
+    "sslrootcert",
+    "sslcert",
+    "sslkey",
+    "sslpassword",
+    "connect_timeout",
+    "options",
+    "application_name",
+    "target_session_attrs",
+    "service",
+    "passfile",
+)
 
 
 class Lease:
@@ -44,12 +66,15 @@ class LeaseKeeper:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
+        self._renewer: subprocess.Popen | None = None
 
     def hold(self, item_id: int, token: str) -> Lease:
         lease = Lease(item_id, token)
         with self._lock:
             self._leases[item_id] = lease
-            if self._thread is None or not self._thread.is_alive():
+            if connection.vendor == "postgresql":
+                self._order(f"+ {item_id} {token}\n")
+            elif self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="lease-keeper", daemon=True)
                 self._thread.start()
         return lease
@@ -58,60 +83,97 @@ class LeaseKeeper:
         with self._lock:
             if self._leases.get(lease.item_id) is lease:
                 del self._leases[lease.item_id]
+                if self._renewer is not None:
+                    self._order(f"- {lease.item_id}\n")
 
     def held(self) -> int:
         with self._lock:
             return len(self._leases)
 
+    # --- the renewer process (PostgreSQL) ------------------------------------------------
+
+    def _order(self, line: str) -> None:
+        """Send an order to the renewer (under self._lock), starting it (again) if need be."""
+        if self._renewer is None or self._renewer.poll() is not None:
+            self._start_renewer()
+            return  # the new renewer was given every lease held, this one included
+        try:
+            stdin: IO[str] = self._renewer.stdin  # type: ignore[assignment]
+            stdin.write(line)
+            stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            log.warning("the lease renewer went away; starting another")
+            self._start_renewer()
+
+    def _start_renewer(self) -> None:
+        if self._renewer is not None and self._renewer.poll() is None:
+            self._renewer.kill()
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-P",  # not its folder on sys.path: jobs/selectors.py would shadow the stdlib's
+                str(_RENEWER),
+                connection.ops.quote_name(ItemResult._meta.db_table),
+                ItemResult.State.RUNNING,
+                str(settings.PODIUM_ITEM_LEASE_SECONDS),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env={**os.environ, "PODIUM_RENEWER_DSN": _conninfo()},
+            text=True,
+            close_fds=True,
+        )
+        self._renewer = proc
+        assert proc.stdin is not None
+        proc.stdin.write("".join(f"+ {x.item_id} {x.token}\n" for x in self._leases.values()))
+        proc.stdin.flush()
+        threading.Thread(
+            target=self._read_lost, args=(proc,), name="lease-renewer-reader", daemon=True
+        ).start()
+
+    def _read_lost(self, proc: subprocess.Popen) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            parts = line.split()
+            if len(parts) != 3 or parts[0] != "lost":
+                continue
+            item_id, token = int(parts[1]), parts[2]
+            with self._lock:
+                lease = self._leases.get(item_id)
+                # (a lease released meanwhile belongs to an item that has ended)
+                if lease is None or lease.token != token or lease.lost:
+                    continue
+                lease.lost = True
+            log.warning("item %s: lease lost while this worker held it", item_id)
+        with self._lock:  # it died with leases to renew (not replaced, not told to stop)
+            if self._renewer is proc and self._leases:
+                log.warning("the lease renewer exited (%s); starting another", proc.wait())
+                self._start_renewer()
+
+    # --- the thread keeper (no PostgreSQL) -----------------------------------------------
+
     def _run(self) -> None:
         interval = max(settings.PODIUM_ITEM_LEASE_SECONDS / 3, 0.5)
-        db = _own_connection()
         while not self._wake.wait(interval):
             with self._lock:
                 leases = list(self._leases.values())
             if not leases:
-                if db is not connection and db.connection is not None:
-                    try:  # idle: the connection is needed only while items are held
-                        db.close()
-                    except DatabaseError:
-                        pass
                 continue
-            woke = time.monotonic()
             try:
-                db.ensure_connection()
-                connected = time.monotonic()
-                self.renew(leases, db=db)
-                took = time.monotonic() - woke
-                if took > interval:
-                    log.warning(
-                        "renewing %d leases took %.2f s (%.2f s to connect)",
-                        len(leases),
-                        took,
-                        connected - woke,
-                    )
+                self.renew(leases)
             except Exception as exc:  # never let the thread die: every lease would expire
                 log.warning("renewing %d leases failed; will retry: %r", len(leases), exc)
-                # a broken connection is replaced at the next round
+            finally:
+                # Give the connection back (closed): this thread never ends a "request", so
+                # Django would otherwise keep a broken connection for ever.
                 try:
-                    db.close()
+                    connection.close()
                 except DatabaseError:
                     pass
-            finally:
-                if db is connection:
-                    # Give the connection back (to the pool, or closed): this thread never ends
-                    # a "request", so Django would otherwise keep a broken connection for ever.
-                    try:
-                        connection.close()
-                    except DatabaseError:
-                        pass
 
-    def renew(self, leases: list[Lease], *, db: BaseDatabaseWrapper | None = None) -> None:
+    def renew(self, leases: list[Lease]) -> None:
         """Extend every lease still held by its token; mark the others lost."""
-        db = db or connection
-        if db.vendor == "postgresql":
-            held = _renew_postgresql(leases, db)
-        else:
-            held = _renew_orm(leases)
+        held = _renew_orm(leases)
         with self._lock:
             for lease in leases:
                 # (a lease released during the round belongs to an item that has ended)
@@ -122,43 +184,22 @@ class LeaseKeeper:
                     log.warning("item %s: lease lost while this worker held it", lease.item_id)
 
 
-def _own_connection() -> BaseDatabaseWrapper:
-    """The keeper's database connection: on PostgreSQL one of its own, outside the process's
-    pool, kept open between rounds.
+def _conninfo() -> str:
+    """libpq connection string of the default database, for the renewer (in its environment,
+    never on its command line: the password is in it)."""
+    from psycopg.conninfo import make_conninfo
 
-    Why: the pool (PODIUM_DB_POOL_SIZE, 8) is shared with every item thread of the process
-    (hundreds on a thread-pool worker); a keeper queueing for it behind them renews late, and a
-    lease that expires meanwhile is taken over from a live worker, whose item is then evaluated
-    twice. One more connection per worker process is in the README's budget.
-    Without a pool (SQLite) the thread's own connection is used, as any thread's."""
-    if not pooled():
-        return connection
-    base = connections[DEFAULT_DB_ALIAS]
-    options = {k: v for k, v in base.settings_dict["OPTIONS"].items() if k != "pool"}
-    own = {**base.settings_dict, "OPTIONS": options, "CONN_MAX_AGE": None}
-    return base.__class__(own, DEFAULT_DB_ALIAS)
-
-
-def _renew_postgresql(leases: list[Lease], db: BaseDatabaseWrapper) -> set[int]:
-    """One statement (one round trip, little Python: the keeper competes for the GIL with
-    every item thread) that extends the held leases and says which ones they are."""
-    table = db.ops.quote_name(ItemResult._meta.db_table)
-    # the expiry counts from now, after any wait for the connection, not from the round's start
-    until = timezone.now() + timedelta(seconds=settings.PODIUM_ITEM_LEASE_SECONDS)
-    with db.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} AS i SET lease_until = %s "  # noqa: S608  (no input in the names)
-            "FROM unnest(%s::bigint[], %s::text[]) AS held(id, token) "
-            "WHERE i.id = held.id AND i.claim_token = held.token AND i.state = %s "
-            "RETURNING i.id",
-            [
-                until,
-                [x.item_id for x in leases],
-                [x.token for x in leases],
-                ItemResult.State.RUNNING,
-            ],
-        )
-        return {row[0] for row in cursor.fetchall()}
+    s = connections[DEFAULT_DB_ALIAS].settings_dict
+    params = {
+        "dbname": s.get("NAME"),
+        "user": s.get("USER"),
+        "password": s.get("PASSWORD"),
+        "host": s.get("HOST"),
+        "port": s.get("PORT"),
+    }
+    options = s.get("OPTIONS") or {}
+    params.update({k: options[k] for k in _LIBPQ_OPTIONS if k in options})
+    return make_conninfo(**{k: str(v) for k, v in params.items() if v not in (None, "")})
 
 
 def _renew_orm(leases: list[Lease]) -> set[int]:

@@ -440,17 +440,11 @@ def items_reap(*, now=None) -> dict[str, int]:
     repaired = runs_finish_stuck()  # database only: done first, so a broker outage cannot stop it
     expired = list(
         ItemResult.objects.filter(state=ItemResult.State.RUNNING, lease_until__lt=now).values_list(
-            "id", "attempts", "lease_until"
+            "id", "attempts", "lease_until", "started_at"
         )
     )
     requeue, failed = [], 0
-    for item_id, attempts, lease_until in expired:
-        log.warning(
-            "item %s: lease expired %.1f s ago (attempt %d); taking it over",
-            item_id,
-            (now - lease_until).total_seconds(),
-            attempts,
-        )
+    for item_id, attempts, lease_until, started_at in expired:
         if attempts >= settings.PODIUM_MAX_ITEM_ATTEMPTS:
             if item_fail(
                 item_id=item_id,
@@ -463,6 +457,15 @@ def items_reap(*, now=None) -> dict[str, int]:
             pk=item_id, state=ItemResult.State.RUNNING, lease_until__lt=now
         ).update(state=ItemResult.State.PENDING, claim_token="", lease_until=None):
             requeue.append(item_id)
+            # (a lease last renewed at the claim was never renewed by its worker's keeper)
+            log.warning(
+                "item %s: lease expired %.1f s ago, %.1f s after its claim (attempt %d); "
+                "taken over",
+                item_id,
+                (now - lease_until).total_seconds(),
+                (lease_until - started_at).total_seconds() if started_at else -1.0,
+                attempts,
+            )
     orphans = []
     if queue.queue_is_empty():
         orphans = list(
