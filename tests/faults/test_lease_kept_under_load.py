@@ -49,10 +49,10 @@ def test_it_takes_no_item_over_from_a_live_worker_under_pool_and_cpu_pressure(
 ):
     require(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL=postgres://...)")
     fake_llm.rule = lambda request: Reply(text="The answer is \\boxed{1}.", latency=2.0)
-    # lease 2 s (the keeper renews every 0.67 s, the reaper looks every second), and ONE pooled
+    # lease 3 s (renewed every second; the reaper looks every second), and ONE pooled
     # connection for 200 item threads: they queue for it at every claim, cache write, call log
     # and finish, and so did the keeper when it drew from the pool
-    worker = celery_worker(concurrency=1, llm_concurrency=200, lease=2, PODIUM_DB_POOL_SIZE="1")
+    worker = celery_worker(concurrency=1, llm_concurrency=200, lease=3, PODIUM_DB_POOL_SIZE="1")
     job = services.job_submit(models=[fake_model], benchmarks=[demo_exam], samples=40)
     assert job.total_items == 240
     wait_for(
@@ -67,8 +67,10 @@ def test_it_takes_no_item_over_from_a_live_worker_under_pool_and_cpu_pressure(
     log = worker.log()
     assert not taken_over, (
         f"{len(taken_over)} of {job.total_items} items taken over from a live worker; "
-        "slow keeper rounds and the first takeovers:\n"
-        + "\n".join(line for line in log.splitlines() if "renewing" in line)[-2000:]
+        "slow renewals and the first takeovers:\n"
+        + "\n".join(
+            line for line in log.splitlines() if "renewing" in line or "lease round" in line
+        )[-2000:]
         + "\n".join(line for line in log.splitlines() if "taken over" in line)[:2000]
         + "\nwhat the worker said of them:\n"
         + "\n".join(
