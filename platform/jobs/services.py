@@ -457,7 +457,8 @@ def items_reap(*, now=None) -> dict[str, int]:
             pk=item_id, state=ItemResult.State.RUNNING, lease_until__lt=now
         ).update(state=ItemResult.State.PENDING, claim_token="", lease_until=None):
             requeue.append(item_id)
-            # (a lease last renewed at the claim was never renewed by its worker's keeper)
+            # (a lease last renewed at the claim was never renewed by its worker's renewer)
+            assert lease_until is not None  # (the filter above: lease_until < now)
             log.warning(
                 "item %s: lease expired %.1f s ago, %.1f s after its claim (attempt %d); "
                 "taken over",
