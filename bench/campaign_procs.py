@@ -14,6 +14,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.fixtures.workers import worker_command  # the workers' command line, as the tests'
+
 ROOT = Path(__file__).resolve().parents[1]
 TICK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -129,20 +131,9 @@ def start_workers(args, env: dict[str, str], logdir: Path, workers: list[Worker]
             workers.append(
                 Worker(
                     f"llm{i}",
-                    celery
-                    + [
-                        "worker",
-                        "-l",
-                        "INFO",
-                        "-P",
-                        "threads",
-                        "-c",
-                        str(per),
-                        "-Q",
-                        f"{queue}-llm",
-                        "-n",
-                        f"llm{i}@%h",
-                    ],
+                    worker_command(
+                        name=f"llm{i}", pool="threads", concurrency=per, queues=f"{queue}-llm"
+                    ),
                     env,
                     logdir,
                     "llm",
@@ -151,20 +142,9 @@ def start_workers(args, env: dict[str, str], logdir: Path, workers: list[Worker]
         workers.append(
             Worker(
                 "cpu",
-                celery
-                + [
-                    "worker",
-                    "-l",
-                    "INFO",
-                    "-P",
-                    "prefork",
-                    "-c",
-                    str(os.cpu_count() or 1),
-                    "-Q",
-                    queue,
-                    "-n",
-                    "cpu@%h",
-                ],
+                worker_command(
+                    name="cpu", pool="prefork", concurrency=os.cpu_count() or 1, queues=queue
+                ),
                 {**env, "PODIUM_DB_POOL_SIZE": "2"},
                 logdir,
                 "cpu",
@@ -174,20 +154,12 @@ def start_workers(args, env: dict[str, str], logdir: Path, workers: list[Worker]
         workers.append(
             Worker(
                 "prefork",
-                celery
-                + [
-                    "worker",
-                    "-l",
-                    "INFO",
-                    "-P",
-                    "prefork",
-                    "-c",
-                    str(args.old_concurrency),
-                    "-Q",
-                    f"{queue},{queue}-llm",
-                    "-n",
-                    "prefork@%h",
-                ],
+                worker_command(
+                    name="prefork",
+                    pool="prefork",
+                    concurrency=args.old_concurrency,
+                    queues=f"{queue},{queue}-llm",
+                ),
                 env,
                 logdir,
                 "llm",
