@@ -15,9 +15,20 @@ log = logging.getLogger(__name__)
 
 
 @worker_init.connect
-def _preload_gateway(**_kwargs) -> None:
-    # Import litellm once in the worker's parent, before the prefork pool forks: otherwise every
-    # pool process (and every replacement after a crash) pays 5-20 s importing it on its first item.
+def _preload_gateway(sender=None, **_kwargs) -> None:
+    # Import litellm once in the parent of a worker that serves the LLM queue, before a prefork
+    # pool forks: otherwise every pool process (and every replacement after a crash) pays
+    # 5-20 s importing it on its first item. A worker on the CPU queue alone skips it: its items
+    # rarely call a model (an LLM judge of a built-in player's run imports it then), and it is
+    # 71 % of a worker's start-up CPU (2.4 of 3.3 s), paid again at every restart of a host.
+    from jobs import queue
+
+    try:
+        consumed = set(sender.app.amqp.queues.consume_from)
+    except AttributeError:  # no queue selection known: preload, as before
+        consumed = set()
+    if consumed and queue.llm_queue() not in consumed:
+        return
     import evaluators.llm  # noqa: F401
 
 
