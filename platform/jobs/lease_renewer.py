@@ -11,8 +11,9 @@ the worker process; when the worker dies (SIGKILL included) the kernel closes th
 process reads end-of-file and exits, its leases expire and the reaper hands the items on.
 
 Protocol (text lines). stdin: ``+ <item id> <token>`` hold, ``- <item id>`` release.
-stdout: ``lost <item id> <token>``: the item is no longer running under that token (taken over,
-or ended); the worker marks that lease lost. Warnings go to stderr (the worker's log).
+stdout: ``lost <item id> <token>``: the item no longer carries that token (taken over by another
+worker, requeued or failed by the reaper); the worker marks that lease lost. An item the worker
+ended itself keeps its token and is not reported. Warnings go to stderr (the worker's log).
 
     python lease_renewer.py <table> <running state> <lease seconds>   (conninfo: PODIUM_RENEWER_DSN)
 """
@@ -50,10 +51,13 @@ def main() -> int:
         "WHERE i.state = %s FOR UPDATE OF i SKIP LOCKED) "
         f"UPDATE {table} AS u SET lease_until = %s FROM mine WHERE u.id = mine.id RETURNING u.id"
     )
+    # Rows still under the worker's token: running (skipped because locked), or already ended by
+    # the worker itself (its final write commits before it sends "-"; only the worker ends an
+    # item under its token, the reaper clears the token). Neither is lost.
     still = (
         f"SELECT i.id FROM {table} AS i "  # noqa: S608
         "JOIN unnest(%s::bigint[], %s::text[]) AS held(id, token) "
-        "ON i.id = held.id AND i.claim_token = held.token WHERE i.state = %s"
+        "ON i.id = held.id AND i.claim_token = held.token"
     )
     fd = sys.stdin.fileno()
     os.set_blocking(fd, False)
@@ -98,9 +102,7 @@ def main() -> int:
                 rest = [(i, t) for i, t in zip(ids, tokens, strict=True) if i not in renewed]
                 renewed |= {
                     row[0]
-                    for row in conn.execute(
-                        still, [[i for i, _ in rest], [t for _, t in rest], running]
-                    )
+                    for row in conn.execute(still, [[i for i, _ in rest], [t for _, t in rest]])
                 }
         except psycopg.Error as exc:
             _warn(f"renewing {len(ids)} leases failed; will retry: {exc!r}")

@@ -213,7 +213,9 @@ def _renew_orm(leases: list[Lease]) -> set[int]:
         if renewed == len(chunk):
             held.update(x.item_id for x in chunk)
         else:
-            held.update(running.values_list("pk", flat=True))
+            # an item this worker has just ended keeps its token until the worker lets go of it:
+            # not lost (only the reaper or another claim takes the token away)
+            held.update(ItemResult.objects.filter(mine).values_list("pk", flat=True))
     return held
 
 

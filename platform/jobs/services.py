@@ -246,6 +246,9 @@ def item_fail(
     if token is not None:
         qs = qs.filter(claim_token=token)
     fields: dict[str, Any] = {
+        # failed by the reaper (no token): the token goes, so a holder still alive learns it lost
+        # the item (its lease renewer reports only items that no longer carry its token)
+        **({"claim_token": ""} if token is None else {}),
         "state": ItemResult.State.FAILED,
         "error": reason[:MAX_ERROR_CHARS],
         "finished_at": timezone.now(),
