@@ -56,16 +56,22 @@ def completion_of(
     )
 
 
+def _request_fields(request: Request) -> dict[str, Any]:
+    """What every record of a call says about the request itself."""
+    return {
+        "request_hash": request.request_hash,
+        "model": request.model.model,
+        "model_slug": request.model.slug,
+        "purpose": request.purpose,
+        "sample_index": request.sample_index,
+        "messages": bound_messages(request.messages),
+    }
+
+
 def intent_record(request: Request) -> CallRecord:
     """The call as known before it is sent: no reply, cost unknown, one attempt."""
-    model = request.model
     return CallRecord(
-        request_hash=request.request_hash,
-        model=model.model,
-        model_slug=model.slug,
-        purpose=request.purpose,
-        sample_index=request.sample_index,
-        messages=bound_messages(request.messages),
+        **_request_fields(request),
         reply="",
         cost_usd=None,
         cost_known=False,
@@ -76,12 +82,7 @@ def intent_record(request: Request) -> CallRecord:
 def hit_record(request: Request, entry: Mapping[str, Any]) -> CallRecord:
     """A call answered from a stored reply: nothing sent, nothing spent."""
     return CallRecord(
-        request_hash=request.request_hash,
-        model=request.model.model,
-        model_slug=request.model.slug,
-        purpose=request.purpose,
-        sample_index=request.sample_index,
-        messages=bound_messages(request.messages),
+        **_request_fields(request),
         reply=truncate(str(entry.get("text", "")), REPLY_LIMIT),
         cost_usd=0.0,
         cost_known=True,
@@ -93,15 +94,9 @@ def hit_record(request: Request, entry: Mapping[str, Any]) -> CallRecord:
 
 def outcome_record(request: Request, outcome: Outcome, intent: Any = None) -> CallRecord:
     """A call that was sent: its reply or final error, and every attempt's cost."""
-    model = request.model
     error = outcome.error
     return CallRecord(
-        request_hash=request.request_hash,
-        model=model.model,
-        model_slug=model.slug,
-        purpose=request.purpose,
-        sample_index=request.sample_index,
-        messages=bound_messages(request.messages),
+        **_request_fields(request),
         reply=truncate(outcome.text, REPLY_LIMIT),
         input_tokens=outcome.input_tokens,
         output_tokens=outcome.output_tokens,
